@@ -1,0 +1,14 @@
+// The four ABI enums of the distributed op family. Append-only: the integer value
+// is the kwarg payload stored in IR (op= for notify, cmp= for wait/defer_wait,
+// atomic= for put/remote_store, op= for collectives), so existing IR and cached
+// programs keep their meaning. New variants go at the end only.
+#pragma once
+
+namespace pypto::ir {
+
+enum class NotifyOp : int { kAtomicAdd = 0, kSet = 1 };                 // pld.system.notify
+enum class WaitCmp : int { kEq = 0, kGe = 1 };                          // wait / defer_wait
+enum class AtomicType : int { kNone = 0, kAdd = 1 };                    // put, remote_store
+enum class ReduceOp : int { kSum = 0, kMax = 1, kMin = 2, kProd = 3 };  // collectives
+
+}  // namespace pypto::ir

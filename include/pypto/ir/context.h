@@ -1,0 +1,74 @@
+// ir::Context owns everything one compilation session builds: the node arena,
+// the source files seen (for diagnostics), and the counter that gives each Var a
+// unique id. Simple types (Unknown, Ptr, Scalar[dt], ...) are interned so they
+// can be compared by pointer; shaped types are built fresh (compare them with
+// StructuralEqual). Not thread-safe for building; read-only sharing is fine.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "pypto/core/arena.h"
+#include "pypto/core/diagnostics.h"
+#include "pypto/ir/expr.h"
+#include "pypto/ir/function.h"
+#include "pypto/ir/program.h"
+#include "pypto/ir/stmt.h"
+#include "pypto/ir/type.h"
+
+namespace pypto::ir {
+
+class Context {
+ public:
+  Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  template <typename T, typename... Args>
+  T* Make(Args&&... args) {
+    return arena_.New<T>(std::forward<Args>(args)...);
+  }
+
+  const UnknownType* Unknown() const { return unknown_; }
+  const PtrType* Ptr() const { return ptr_; }
+  const CommCtxType* CommCtx() const { return comm_ctx_; }
+  const WindowBufferType* WindowBuffer() const { return window_buffer_; }
+  const ScalarType* Scalar(DataType dt) const { return scalars_[static_cast<size_t>(dt)]; }
+
+  // Convenience constructors for leaves.
+  const ConstInt* Int(int64_t v, DataType dt = DataType::kIndex, Span s = {}) {
+    return Make<ConstInt>(v, Scalar(dt), s);
+  }
+  const ConstFloat* Float(double v, DataType dt = DataType::kFP32, Span s = {}) {
+    return Make<ConstFloat>(v, Scalar(dt), s);
+  }
+  const ConstBool* Bool(bool v, Span s = {}) { return Make<ConstBool>(v, Scalar(DataType::kBool), s); }
+  const Var* NewVar(std::string name, const Type* t, Span s = {}) {
+    return Make<Var>(std::move(name), t, next_var_id_++, s);
+  }
+  const IterArg* NewIterArg(std::string name, const Type* t, const Expr* init, Span s = {}) {
+    return Make<IterArg>(std::move(name), t, next_var_id_++, init, s);
+  }
+  uint64_t NextVarId() { return next_var_id_++; }
+
+  SourceManager& sources() { return sources_; }
+  const SourceManager& sources() const { return sources_; }
+  size_t BytesAllocated() const { return arena_.BytesAllocated(); }
+
+  // Target profile for profile-dependent rules (BF16 atomic add is A2/A3 only)
+  // and for the PTO emitter: "a2a3" (Ascend910B, default) or "a5" (Ascend950).
+  std::string target_arch = "a2a3";
+
+ private:
+  Arena arena_;
+  SourceManager sources_;
+  uint64_t next_var_id_ = 1;
+  const UnknownType* unknown_;
+  const PtrType* ptr_;
+  const CommCtxType* comm_ctx_;
+  const WindowBufferType* window_buffer_;
+  std::array<const ScalarType*, 16> scalars_{};
+};
+
+}  // namespace pypto::ir

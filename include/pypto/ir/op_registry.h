@@ -1,0 +1,211 @@
+// The op registry: one builder-style registration per op, carrying everything
+// the rest of the compiler asks about an op — documentation, positional argument
+// names, the typed kwarg schema, the type deducer (which IS the verifier: it
+// returns the result type or reports diagnostics pointing at the offending
+// argument), core affinity, the no-duplicate bit, per-argument effects (possibly
+// kwarg-dependent), input memory-space requirements, and where the op may appear.
+// Passes, the emitter and the executor query this instead of matching names.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pypto/core/diagnostics.h"
+#include "pypto/ir/attr.h"
+#include "pypto/ir/expr.h"
+
+namespace pypto::ir {
+
+class Context;
+
+enum class CoreAffinity { kDerived, kCube, kVector, kShared, kMixed };
+enum class ArgEffect { kRead, kWrite, kReadWrite };
+// Where a call to the op may appear.
+enum class OpPlacement { kAnywhere, kHostOnly, kKernelOnly };
+
+enum class KwargType { kInt, kBool, kFloat, kString, kDType, kEnum, kIntList, kAny };
+
+struct KwargSpec {
+  std::string name;
+  KwargType type = KwargType::kInt;
+  EnumKind enum_kind = EnumKind::kCount;  // kEnum: payload stored as Attr::Int
+  bool required = false;
+  std::optional<Attr> default_value;  // informational (DSL docs); not materialised
+  std::string doc;
+};
+
+struct ArgSpec {
+  std::string name;
+  std::string doc;
+};
+
+class DeduceContext;
+using DeduceFn = std::function<const Type*(DeduceContext&)>;
+using EffectFn = std::function<ArgEffect(const AttrList& kwargs)>;
+
+struct OpDef {
+  std::string name;      // canonical full name, e.g. "pld.system.notify"
+  std::string doc;
+  std::string category;  // "TensorOp", "TileOp", "SyncOp", "DistributedOp", ...
+  std::vector<ArgSpec> args;  // positional argument names (the maximal form)
+  size_t min_args = 0;        // optional trailing args: min_args..args.size()
+  std::vector<KwargSpec> kwargs;
+  DeduceFn deduce;
+  CoreAffinity affinity = CoreAffinity::kDerived;
+  bool no_duplicate = false;
+  std::map<int, EffectFn> effects;  // undeclared args read
+  bool effects_declared = false;    // set_arg_effect / no_arg_writes was called
+  std::map<int, std::vector<MemorySpace>> input_memory;
+  std::optional<MemorySpace> output_memory;
+  bool internal_only = false;  // compiler output only: rejected in user source
+  OpPlacement placement = OpPlacement::kAnywhere;
+
+  ArgEffect EffectOf(int arg, const AttrList& kwargs) const {
+    auto it = effects.find(arg);
+    return it == effects.end() ? ArgEffect::kRead : it->second(kwargs);
+  }
+  const KwargSpec* FindKwarg(std::string_view k) const {
+    for (const auto& s : kwargs)
+      if (s.name == k) return &s;
+    return nullptr;
+  }
+  int ArgIndex(std::string_view a) const {
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].name == a) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+// Fluent registration handle.
+class OpBuilder {
+ public:
+  explicit OpBuilder(OpDef* d) : d_(d) {}
+  OpBuilder& Doc(std::string s) { d_->doc = std::move(s); return *this; }
+  OpBuilder& Category(std::string s) { d_->category = std::move(s); return *this; }
+  OpBuilder& Arg(std::string name, std::string doc = {}) {
+    d_->args.push_back({std::move(name), std::move(doc)});
+    d_->min_args = d_->args.size();
+    return *this;
+  }
+  // Marks all following Arg()s optional (trailing). Call after the required ones.
+  OpBuilder& OptionalArg(std::string name, std::string doc = {}) {
+    size_t m = d_->min_args;
+    d_->args.push_back({std::move(name), std::move(doc)});
+    d_->min_args = m;
+    return *this;
+  }
+  OpBuilder& Kwarg(std::string name, KwargType t, std::string doc = {},
+                   std::optional<Attr> def = std::nullopt) {
+    d_->kwargs.push_back({std::move(name), t, EnumKind::kCount, false, std::move(def), std::move(doc)});
+    return *this;
+  }
+  OpBuilder& EnumKwarg(std::string name, EnumKind e, std::string doc = {},
+                       std::optional<int> def = std::nullopt) {
+    std::optional<Attr> d;
+    if (def) d = Attr::Int(*def);
+    d_->kwargs.push_back({std::move(name), KwargType::kEnum, e, false, std::move(d), std::move(doc)});
+    return *this;
+  }
+  OpBuilder& RequiredKwarg(std::string name, KwargType t, std::string doc = {},
+                           EnumKind e = EnumKind::kCount) {
+    d_->kwargs.push_back({std::move(name), t, e, true, std::nullopt, std::move(doc)});
+    return *this;
+  }
+  OpBuilder& Deduce(DeduceFn f) { d_->deduce = std::move(f); return *this; }
+  OpBuilder& Affinity(CoreAffinity a) { d_->affinity = a; return *this; }
+  OpBuilder& NoDuplicate() { d_->no_duplicate = true; return *this; }
+  OpBuilder& Effect(int arg, ArgEffect e) {
+    d_->effects[arg] = [e](const AttrList&) { return e; };
+    d_->effects_declared = true;
+    return *this;
+  }
+  OpBuilder& Effect(int arg, EffectFn f) {
+    d_->effects[arg] = std::move(f);
+    d_->effects_declared = true;
+    return *this;
+  }
+  OpBuilder& NoArgWrites() { d_->effects_declared = true; return *this; }
+  OpBuilder& InputMemory(int arg, std::vector<MemorySpace> spaces) {
+    d_->input_memory[arg] = std::move(spaces);
+    return *this;
+  }
+  OpBuilder& OutputMemory(MemorySpace m) { d_->output_memory = m; return *this; }
+  OpBuilder& InternalOnly() { d_->internal_only = true; return *this; }
+  OpBuilder& Placement(OpPlacement p) { d_->placement = p; return *this; }
+  OpDef& def() { return *d_; }
+
+ private:
+  OpDef* d_;
+};
+
+class OpRegistry {
+ public:
+  // The process-wide registry, populated with every op on first use.
+  static const OpRegistry& Global();
+
+  OpBuilder Register(std::string name);
+  const OpDef* Find(std::string_view name) const;
+  std::vector<const OpDef*> All() const;  // sorted by name
+
+ private:
+  std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_;
+};
+
+// Everything a deducer sees. Report problems through Error()/ErrorAt(); a
+// deducer returns nullptr after reporting.
+class DeduceContext {
+ public:
+  DeduceContext(Context& c, const OpDef& o, const std::vector<const Expr*>& a, const AttrList& kw,
+                Span s, DiagnosticEngine& d)
+      : ctx(c), op(o), args(a), kwargs(kw), span(s), diag(d) {}
+
+  Context& ctx;
+  const OpDef& op;
+  const std::vector<const Expr*>& args;
+  const AttrList& kwargs;
+  Span span;  // the call
+  DiagnosticEngine& diag;
+
+  // "<op>: argument '<name>' <msg>" at the argument's position (the call's when
+  // unknown). Returns nullptr so deducers can `return ErrorAt(...)`.
+  const Type* ErrorAt(int arg, const std::string& msg);
+  // "<op>: <msg>" at the call, or at a kwarg named `kwarg` when given.
+  const Type* Error(const std::string& msg);
+  const Type* KwargError(std::string_view kwarg, const std::string& msg);
+
+  const Attr* Kwarg(std::string_view name) const { return FindAttr(kwargs, name); }
+  int64_t IntKwarg(std::string_view name, int64_t def) const {
+    const Attr* a = Kwarg(name);
+    return a && (a->kind == Attr::Kind::kInt || a->kind == Attr::Kind::kEnum) ? a->i : def;
+  }
+  bool BoolKwarg(std::string_view name, bool def) const {
+    const Attr* a = Kwarg(name);
+    return a && a->kind == Attr::Kind::kBool ? a->b : def;
+  }
+  Span ArgSpan(int arg) const;
+  bool had_error = false;
+};
+
+// Builds a call to a registered op after checking arity and the kwarg schema
+// (unknown kwarg, wrong kwarg type, missing required kwarg, enum payload out of
+// range) and running the deducer. Returns nullptr with diagnostics on failure.
+const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
+                       AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag);
+
+// Registration entry points, one per ops file (called once by OpRegistry::Global).
+void RegisterTensorOps(OpRegistry& r);
+void RegisterTileOps(OpRegistry& r);
+void RegisterSystemOps(OpRegistry& r);
+void RegisterBuiltinOps(OpRegistry& r);
+void RegisterWindowOps(OpRegistry& r);
+void RegisterSignalOps(OpRegistry& r);
+void RegisterRemoteLoadStoreOps(OpRegistry& r);
+void RegisterPutGetOps(OpRegistry& r);
+void RegisterCollectiveOps(OpRegistry& r);
+
+}  // namespace pypto::ir

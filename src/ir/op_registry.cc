@@ -1,0 +1,182 @@
+// OpRegistry storage, generic call checking (arity, kwarg schema) and the
+// deducer context's diagnostic helpers.
+#include "pypto/ir/op_registry.h"
+
+#include <fmt/format.h>
+
+#include "pypto/core/check.h"
+#include "pypto/ir/context.h"
+#include "pypto/ir/printer.h"
+
+namespace pypto::ir {
+
+const OpRegistry& OpRegistry::Global() {
+  static const OpRegistry* reg = [] {
+    auto* r = new OpRegistry();
+    RegisterTensorOps(*r);
+    RegisterTileOps(*r);
+    RegisterSystemOps(*r);
+    RegisterBuiltinOps(*r);
+    RegisterWindowOps(*r);
+    RegisterSignalOps(*r);
+    RegisterRemoteLoadStoreOps(*r);
+    RegisterPutGetOps(*r);
+    RegisterCollectiveOps(*r);
+    for (const auto& [name, def] : r->ops_)
+      PYPTO_CHECK(static_cast<bool>(def->deduce), "op " + name + " has no deducer");
+    return r;
+  }();
+  return *reg;
+}
+
+OpBuilder OpRegistry::Register(std::string name) {
+  PYPTO_CHECK(ops_.find(name) == ops_.end(), "op registered twice: " + name);
+  auto def = std::make_unique<OpDef>();
+  def->name = name;
+  OpDef* raw = def.get();
+  ops_.emplace(std::move(name), std::move(def));
+  return OpBuilder(raw);
+}
+
+const OpDef* OpRegistry::Find(std::string_view name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+std::vector<const OpDef*> OpRegistry::All() const {
+  std::vector<const OpDef*> out;
+  for (const auto& [name, def] : ops_) out.push_back(def.get());
+  return out;
+}
+
+Span DeduceContext::ArgSpan(int arg) const {
+  if (arg >= 0 && static_cast<size_t>(arg) < args.size() && args[arg] &&
+      args[arg]->span.IsKnown())
+    return args[arg]->span;
+  return span;
+}
+
+const Type* DeduceContext::ErrorAt(int arg, const std::string& msg) {
+  had_error = true;
+  std::string name = arg >= 0 && static_cast<size_t>(arg) < op.args.size()
+                         ? op.args[arg].name
+                         : fmt::format("#{}", arg);
+  diag.Error(ArgSpan(arg), fmt::format("{}: argument '{}' {}", op.name, name, msg));
+  return nullptr;
+}
+
+const Type* DeduceContext::Error(const std::string& msg) {
+  had_error = true;
+  diag.Error(span, fmt::format("{}: {}", op.name, msg));
+  return nullptr;
+}
+
+const Type* DeduceContext::KwargError(std::string_view kwarg, const std::string& msg) {
+  had_error = true;
+  diag.Error(span, fmt::format("{}: keyword '{}' {}", op.name, kwarg, msg));
+  return nullptr;
+}
+
+static bool KwargTypeMatches(const KwargSpec& spec, const Attr& a) {
+  switch (spec.type) {
+    case KwargType::kInt:
+      return a.kind == Attr::Kind::kInt;
+    case KwargType::kEnum:
+      return a.kind == Attr::Kind::kInt ||
+             (a.kind == Attr::Kind::kEnum && a.enum_kind == spec.enum_kind);
+    case KwargType::kBool:
+      return a.kind == Attr::Kind::kBool;
+    case KwargType::kFloat:
+      return a.kind == Attr::Kind::kFloat || a.kind == Attr::Kind::kInt;
+    case KwargType::kString:
+      return a.kind == Attr::Kind::kString;
+    case KwargType::kDType:
+      return a.kind == Attr::Kind::kDType;
+    case KwargType::kIntList:
+      if (a.kind != Attr::Kind::kList) return false;
+      for (const auto& e : a.list)
+        if (e.kind != Attr::Kind::kInt) return false;
+      return true;
+    case KwargType::kAny:
+      return true;
+  }
+  return false;
+}
+
+static std::string_view KwargTypeName(const KwargSpec& spec) {
+  switch (spec.type) {
+    case KwargType::kInt: return "an int";
+    case KwargType::kEnum: return GetEnumDesc(spec.enum_kind).prefix;
+    case KwargType::kBool: return "a bool";
+    case KwargType::kFloat: return "a float";
+    case KwargType::kString: return "a string";
+    case KwargType::kDType: return "a dtype (pl.FP32, ...)";
+    case KwargType::kIntList: return "a list of ints";
+    case KwargType::kAny: return "a value";
+  }
+  return "?";
+}
+
+const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
+                       AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag) {
+  bool ok = true;
+  if (args.size() < op.min_args || args.size() > op.args.size()) {
+    std::string expected = op.min_args == op.args.size()
+                               ? fmt::format("{}", op.args.size())
+                               : fmt::format("{} to {}", op.min_args, op.args.size());
+    std::string names;
+    for (size_t i = 0; i < op.args.size(); ++i)
+      names += (i ? ", " : "") + op.args[i].name;
+    diag.Error(span, fmt::format("{}: expected {} positional arguments ({}), got {}", op.name,
+                                 expected, names, args.size()));
+    ok = false;
+  }
+  for (auto& kw : kwargs) {
+    const KwargSpec* spec = op.FindKwarg(kw.name);
+    if (!spec) {
+      std::string known;
+      for (size_t i = 0; i < op.kwargs.size(); ++i)
+        known += (i ? ", " : "") + op.kwargs[i].name;
+      diag.Error(span, fmt::format("{}: unknown keyword argument '{}'{}", op.name, kw.name,
+                                   known.empty() ? " (it takes none)"
+                                                 : fmt::format(" (expected one of: {})", known)));
+      ok = false;
+      continue;
+    }
+    if (!KwargTypeMatches(*spec, kw.value)) {
+      diag.Error(span, fmt::format("{}: keyword '{}' must be {}", op.name, kw.name,
+                                   KwargTypeName(*spec)));
+      ok = false;
+      continue;
+    }
+    if (spec->type == KwargType::kEnum) {
+      // Canonical storage is the ABI int payload.
+      kw.value = Attr::Int(kw.value.i);
+      if (!EnumValueInRange(spec->enum_kind, static_cast<int>(kw.value.i))) {
+        const EnumDesc& d = GetEnumDesc(spec->enum_kind);
+        std::string members;
+        for (size_t i = 0; i < d.members.size(); ++i)
+          members += fmt::format("{}{}.{}={}", i ? ", " : "", d.prefix, d.members[i].first,
+                                 d.members[i].second);
+        diag.Error(span, fmt::format("{}: keyword '{}' value {} is out of range for {} ({})",
+                                     op.name, kw.name, kw.value.i, d.prefix, members));
+        ok = false;
+      }
+    }
+  }
+  for (const auto& spec : op.kwargs) {
+    if (spec.required && !FindAttr(kwargs, spec.name)) {
+      diag.Error(span, fmt::format("{}: missing required keyword argument '{}'", op.name,
+                                   spec.name));
+      ok = false;
+    }
+  }
+  if (!ok) return nullptr;
+  DeduceContext dc(ctx, op, args, kwargs, span, diag);
+  const Type* t = op.deduce(dc);
+  if (!t || dc.had_error) return nullptr;
+  return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs),
+                        t, span);
+}
+
+}  // namespace pypto::ir

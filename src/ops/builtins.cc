@@ -1,0 +1,8 @@
+// PLACEHOLDER: Builtin op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterBuiltinOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

@@ -1,0 +1,8 @@
+// PLACEHOLDER: Collective op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterCollectiveOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

@@ -1,0 +1,8 @@
+// PLACEHOLDER: PutGet op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterPutGetOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

@@ -1,0 +1,8 @@
+// PLACEHOLDER: Signal op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterSignalOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

@@ -1,0 +1,8 @@
+// PLACEHOLDER: Window op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterWindowOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

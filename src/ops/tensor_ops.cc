@@ -1,0 +1,8 @@
+// PLACEHOLDER: Tensor op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterTensorOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

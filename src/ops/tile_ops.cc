@@ -1,0 +1,8 @@
+// PLACEHOLDER: Tile op registrations (to be written).
+#include "pypto/ir/op_registry.h"
+
+namespace pypto::ir {
+
+void RegisterTileOps(OpRegistry& r) { (void)r; }
+
+}  // namespace pypto::ir

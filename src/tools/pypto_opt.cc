@@ -1,0 +1,2 @@
+// PLACEHOLDER pypto-opt (to be written).
+int main() { return 2; }

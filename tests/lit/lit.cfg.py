@@ -1,0 +1,15 @@
+# lit configuration for the IR text tests: every .pir file under tests/lit is a
+# test; %pypto-opt / %pypto-run / FileCheck / not resolve to the built tools.
+import os
+import lit.formats
+
+config.name = "pypto-lit"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".pir"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.pypto_bin_dir), "tests", "lit-out")
+config.environment["PATH"] = os.pathsep.join(
+    [config.pypto_bin_dir, os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%srcroot", config.pypto_source_dir))

@@ -1,0 +1,16 @@
+// Whole-program verifier: single definition, use before definition, types
+// re-checked through the op registry, call signatures, and function-kind rules
+// (host-only ops only in the host orchestrator, kernel-only ops only in kernels).
+// Reports all errors to `diag`; returns true when the program is well formed.
+#pragma once
+
+#include "pypto/core/diagnostics.h"
+#include "pypto/ir/program.h"
+
+namespace pypto::ir {
+
+class Context;
+
+bool VerifyProgram(Context& ctx, const Program& p, DiagnosticEngine& diag);
+
+}  // namespace pypto::ir

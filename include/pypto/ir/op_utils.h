@@ -1,0 +1,145 @@
+// Shared helpers for op type deducers (which are also the op verifiers).
+//
+// Every deducer needs the same handful of questions answered about its
+// arguments — "is this a static int?", "is this a [a, b] tuple of rank r?",
+// "do these two shapes agree?" — and the same way of building canonical result
+// types. Keeping them here means all ops word their diagnostics alike and build
+// types in the one canonical form the printer/parser round-trip (a view that
+// equals the implicit default is stored as std::nullopt).
+//
+// Shape comparison policy: shapes may be symbolic (Vars, arithmetic). Two dims
+// CONFLICT only when both are ConstInt and differ; they are EQUAL when they are
+// structurally the same expression (same constant, same Var node, same
+// arithmetic over equal operands). Deducers reject conflicts and accept anything
+// else, because a symbolic mismatch cannot be proven at compile time.
+//
+// Expect* helpers report through DeduceContext::ErrorAt (message prefix
+// "<op>: argument '<name>' ") and return nullptr/false after reporting.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pypto/core/dtype.h"
+#include "pypto/ir/expr.h"
+#include "pypto/ir/op_registry.h"
+#include "pypto/ir/type.h"
+
+namespace pypto::ir {
+
+class Context;
+using Shape = std::vector<const Expr*>;
+
+// ---- expression queries -------------------------------------------------------
+
+// Value of a ConstInt (any integer dtype); nullopt for anything else.
+std::optional<int64_t> StaticInt(const Expr* e);
+// The expression as a MakeTuple, or nullptr.
+const MakeTuple* AsTuple(const Expr* e);
+// Scalar-typed expression (ScalarType of any dtype).
+bool IsScalar(const Expr* e);
+// Scalar of an integer dtype (INT*, UINT*, INDEX; not BOOL).
+bool IsIntegerScalar(const Expr* e);
+// Scalar of a float dtype.
+bool IsFloatScalar(const Expr* e);
+// dtype of a scalar expression; nullopt when not a scalar.
+std::optional<DataType> ScalarDType(const Expr* e);
+
+// ---- shapes -------------------------------------------------------------------
+
+// Structural equality of two dim expressions (see file comment).
+bool DimEqual(const Expr* a, const Expr* b);
+// Both ConstInt and different.
+bool DimConflict(const Expr* a, const Expr* b);
+// Same rank and every dim DimEqual.
+bool SameShape(const Shape& a, const Shape& b);
+// Same rank and no dim DimConflict.
+bool ShapesCompatible(const Shape& a, const Shape& b);
+// Index of the first conflicting dim; nullopt when compatible. Rank mismatch
+// is reported as index min(rank a, rank b).
+std::optional<size_t> FirstShapeConflict(const Shape& a, const Shape& b);
+// Product of the dims when all are static; nullopt otherwise.
+std::optional<int64_t> StaticNumel(const Shape& s);
+// "[16, N, (M + 1)]" — deterministic, DSL-like spelling for diagnostics.
+std::string ShapeStr(const Shape& s);
+// Spelling of one dim expression (ConstInt value, Var name, arithmetic).
+std::string DimStr(const Expr* e);
+// Short DSL-like spelling of a type for diagnostics, e.g.
+// "pl.Tensor[[16, 64], pl.FP32]", "pld.DistributedTensor[[4], pl.INT32]",
+// "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]", "pl.Scalar[pl.INDEX]", "pl.Ptr".
+// (Views are not spelled; this is not the printer.)
+std::string TypeStr(const Type* t);
+// "pl.FP32".
+std::string DTypeStr(DataType d);
+// "pl.Mem.Vec".
+std::string MemStr(MemorySpace m);
+
+// ---- shaped-type accessors -----------------------------------------------------
+
+// Shape of a tensor (plain or distributed) or tile type; nullptr otherwise.
+const Shape* ShapeOf(const Type* t);
+// Element dtype of a tensor/tile/scalar type; nullopt otherwise.
+std::optional<DataType> DTypeOf(const Type* t);
+// Effective valid shape: the view's valid_shape when set, else the full shape.
+// Empty for non-shaped types.
+Shape ValidShapeOf(const Type* t);
+// Memory space of a tile type (nullopt when unset or not a tile).
+std::optional<MemorySpace> MemOf(const Type* t);
+
+// Per-dim intersection of two valid regions of equal rank: equal dims stay,
+// static dims take the min, otherwise a scalar min(a, b) INDEX expression.
+Shape IntersectValid(Context& ctx, const Shape& a, const Shape& b);
+
+// ---- canonical type builders ---------------------------------------------------
+
+// Tile type; `valid_shape` empty or SameShape(shape) means "no view" unless
+// other view fields are non-default. Pass a full TileView to keep layouts.
+const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+                             std::optional<MemorySpace> mem, Shape valid_shape = {});
+const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+                             std::optional<MemorySpace> mem, const TileView& view);
+// Tensor type; a view equal to the default (packed, ND, full valid, no pad) is dropped.
+const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
+                                 std::optional<TensorView> view = std::nullopt);
+// Same kind as `like` (TensorType or DistributedTensorType, keeping its
+// window_buffer) with a new shape/dtype/view.
+const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape,
+                                     DataType dt, std::optional<TensorView> view);
+// Canonical view: nullopt when every field is default for `shape`.
+std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v);
+std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v);
+// A MakeTuple of INDEX constants / expressions typed TupleType of their types.
+const MakeTuple* MakeIndexTuple(Context& ctx, const std::vector<int64_t>& values, Span s = {});
+const MakeTuple* MakeTupleOf(Context& ctx, std::vector<const Expr*> elems, Span s = {});
+
+// ---- argument checks with diagnostics -------------------------------------------
+
+// Argument `i` must be a MakeTuple of integer scalars; with `rank`, of exactly
+// that many elements. Diagnostics:
+//   "must be a tuple of index expressions ([a, b, ...]), got <TypeStr>"
+//   "must have <rank> elements (one per dimension of <what>), got <n>"
+//   "element <k> must be an integer scalar, got <TypeStr>"
+// `what` names the thing the rank comes from, e.g. "'tensor'".
+const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int i, std::optional<size_t> rank = {},
+                                  const std::string& what = {});
+// Argument `i` must be a plain TensorType ("must be a pl.Tensor, got X"), or
+// with allow_distributed also a DistributedTensorType ("must be a pl.Tensor or
+// pld.DistributedTensor, got X").
+const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed = false);
+// Argument `i` must be a pld.DistributedTensor ("must be a pld.DistributedTensor, got X").
+const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i);
+// Argument `i` must be a pl.Tile ("must be a pl.Tile, got X").
+const TileType* ExpectTile(DeduceContext& dc, int i);
+// Argument `i` must be a scalar of integer dtype ("must be an integer scalar, got X").
+bool ExpectIntegerScalar(DeduceContext& dc, int i);
+// Argument `i` must be a scalar ("must be a scalar, got X").
+bool ExpectScalar(DeduceContext& dc, int i);
+// Arg `i`'s shape must be compatible with `expected`:
+//   "shape <ShapeStr(actual)> does not match <what> <ShapeStr(expected)> (dim <k>)"
+//   or "... (rank <a> vs <b>)" when the ranks differ.
+bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
+                           const std::string& what);
+
+}  // namespace pypto::ir

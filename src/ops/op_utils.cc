@@ -1,0 +1,364 @@
+// Shared deducer helpers (see include/pypto/ir/op_utils.h for the policy on
+// symbolic shapes and the exact diagnostic wording).
+#include "pypto/ir/op_utils.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "pypto/ir/casting.h"
+#include "pypto/ir/context.h"
+
+namespace pypto::ir {
+
+// ---- expression queries -------------------------------------------------------
+
+std::optional<int64_t> StaticInt(const Expr* e) {
+  if (const auto* c = As<ConstInt>(e)) return c->value;
+  return std::nullopt;
+}
+
+const MakeTuple* AsTuple(const Expr* e) { return As<MakeTuple>(e); }
+
+std::optional<DataType> ScalarDType(const Expr* e) {
+  if (e == nullptr) return std::nullopt;
+  if (const auto* s = As<ScalarType>(e->type)) return s->dtype;
+  return std::nullopt;
+}
+
+bool IsScalar(const Expr* e) { return ScalarDType(e).has_value(); }
+
+bool IsIntegerScalar(const Expr* e) {
+  auto d = ScalarDType(e);
+  return d && IsInteger(*d);
+}
+
+bool IsFloatScalar(const Expr* e) {
+  auto d = ScalarDType(e);
+  return d && IsFloat(*d);
+}
+
+// ---- shapes -------------------------------------------------------------------
+
+bool DimEqual(const Expr* a, const Expr* b) {
+  if (a == b) return true;
+  if (a == nullptr || b == nullptr) return false;
+  auto sa = StaticInt(a), sb = StaticInt(b);
+  if (sa || sb) return sa && sb && *sa == *sb;
+  if (AsVarLike(a) || AsVarLike(b)) return false;  // distinct Var nodes
+  if (const auto* ba = As<BinaryExpr>(a)) {
+    const auto* bb = As<BinaryExpr>(b);
+    return bb && ba->op == bb->op && DimEqual(ba->lhs, bb->lhs) && DimEqual(ba->rhs, bb->rhs);
+  }
+  if (const auto* ua = As<UnaryExpr>(a)) {
+    const auto* ub = As<UnaryExpr>(b);
+    return ub && ua->op == ub->op && DimEqual(ua->operand, ub->operand);
+  }
+  return false;
+}
+
+bool DimConflict(const Expr* a, const Expr* b) {
+  auto sa = StaticInt(a), sb = StaticInt(b);
+  return sa && sb && *sa != *sb;
+}
+
+bool SameShape(const Shape& a, const Shape& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!DimEqual(a[i], b[i])) return false;
+  return true;
+}
+
+std::optional<size_t> FirstShapeConflict(const Shape& a, const Shape& b) {
+  size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (DimConflict(a[i], b[i])) return i;
+  if (a.size() != b.size()) return n;
+  return std::nullopt;
+}
+
+bool ShapesCompatible(const Shape& a, const Shape& b) { return !FirstShapeConflict(a, b); }
+
+std::optional<int64_t> StaticNumel(const Shape& s) {
+  int64_t n = 1;
+  for (const Expr* d : s) {
+    auto v = StaticInt(d);
+    if (!v) return std::nullopt;
+    n *= *v;
+  }
+  return n;
+}
+
+static std::string DimStrImpl(const Expr* e, bool nested) {
+  if (e == nullptr) return "?";
+  if (auto v = StaticInt(e)) return fmt::format("{}", *v);
+  if (const auto* v = AsVarLike(e)) return v->name_hint;
+  if (const auto* b = As<BinaryExpr>(e)) {
+    if (b->op == BinaryOp::kMin || b->op == BinaryOp::kMax)
+      return fmt::format("{}({}, {})", BinaryOpSymbol(b->op), DimStrImpl(b->lhs, false),
+                         DimStrImpl(b->rhs, false));
+    std::string s = fmt::format("{} {} {}", DimStrImpl(b->lhs, true), BinaryOpSymbol(b->op),
+                                DimStrImpl(b->rhs, true));
+    return nested ? "(" + s + ")" : s;
+  }
+  if (const auto* u = As<UnaryExpr>(e)) {
+    if (u->op == UnaryOp::kNeg) return "-" + DimStrImpl(u->operand, true);
+    return fmt::format("<{}>", NodeKindName(e->kind));
+  }
+  if (const auto* c = As<ConstBool>(e)) return c->value ? "True" : "False";
+  if (const auto* f = As<ConstFloat>(e)) return fmt::format("{}", f->value);
+  return fmt::format("<{}>", NodeKindName(e->kind));
+}
+
+std::string DimStr(const Expr* e) { return DimStrImpl(e, false); }
+
+std::string ShapeStr(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + DimStr(s[i]);
+  return out + "]";
+}
+
+std::string DTypeStr(DataType d) { return "pl." + std::string(DTypeName(d)); }
+
+std::string MemStr(MemorySpace m) {
+  auto n = EnumValueName(EnumKind::kMemorySpace, static_cast<int>(m));
+  return n ? *n : fmt::format("pl.Mem.<{}>", static_cast<int>(m));
+}
+
+std::string TypeStr(const Type* t) {
+  if (t == nullptr) return "<no type>";
+  switch (t->kind) {
+    case NodeKind::kUnknownType:
+      return "Unknown";
+    case NodeKind::kScalarType:
+      return fmt::format("pl.Scalar[{}]", DTypeStr(Cast<ScalarType>(t)->dtype));
+    case NodeKind::kTensorType:
+    case NodeKind::kDistributedTensorType: {
+      const auto* tt = AsTensorTypeLike(t);
+      return fmt::format("{}[{}, {}]",
+                         t->kind == NodeKind::kTensorType ? "pl.Tensor" : "pld.DistributedTensor",
+                         ShapeStr(tt->shape), DTypeStr(tt->dtype));
+    }
+    case NodeKind::kTileType: {
+      const auto* tt = Cast<TileType>(t);
+      std::string s = fmt::format("pl.Tile[{}, {}", ShapeStr(tt->shape), DTypeStr(tt->dtype));
+      if (tt->memory_space) s += ", " + MemStr(*tt->memory_space);
+      return s + "]";
+    }
+    case NodeKind::kTupleType: {
+      const auto* tt = Cast<TupleType>(t);
+      std::string s = "tuple[";
+      for (size_t i = 0; i < tt->types.size(); ++i) s += (i ? ", " : "") + TypeStr(tt->types[i]);
+      return s + "]";
+    }
+    case NodeKind::kPtrType:
+      return "pl.Ptr";
+    case NodeKind::kCommCtxType:
+      return "pld.CommCtx";
+    case NodeKind::kWindowBufferType:
+      return "pld.WindowBuffer";
+    default:
+      return fmt::format("<{}>", NodeKindName(t->kind));
+  }
+}
+
+// ---- shaped-type accessors -----------------------------------------------------
+
+const Shape* ShapeOf(const Type* t) {
+  if (const auto* tt = AsTensorTypeLike(t)) return &tt->shape;
+  if (const auto* tl = As<TileType>(t)) return &tl->shape;
+  return nullptr;
+}
+
+std::optional<DataType> DTypeOf(const Type* t) {
+  if (const auto* tt = AsTensorTypeLike(t)) return tt->dtype;
+  if (const auto* tl = As<TileType>(t)) return tl->dtype;
+  if (const auto* s = As<ScalarType>(t)) return s->dtype;
+  return std::nullopt;
+}
+
+Shape ValidShapeOf(const Type* t) {
+  if (const auto* tt = AsTensorTypeLike(t)) {
+    if (tt->view && !tt->view->valid_shape.empty()) return tt->view->valid_shape;
+    return tt->shape;
+  }
+  if (const auto* tl = As<TileType>(t)) {
+    if (tl->view && !tl->view->valid_shape.empty()) return tl->view->valid_shape;
+    return tl->shape;
+  }
+  return {};
+}
+
+std::optional<MemorySpace> MemOf(const Type* t) {
+  if (const auto* tl = As<TileType>(t)) return tl->memory_space;
+  return std::nullopt;
+}
+
+Shape IntersectValid(Context& ctx, const Shape& a, const Shape& b) {
+  PYPTO_CHECK(a.size() == b.size(), "IntersectValid rank mismatch");
+  Shape out;
+  out.reserve(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (DimEqual(a[i], b[i])) {
+      out.push_back(a[i]);
+      continue;
+    }
+    auto sa = StaticInt(a[i]), sb = StaticInt(b[i]);
+    if (sa && sb) {
+      out.push_back(*sa <= *sb ? a[i] : b[i]);
+      continue;
+    }
+    out.push_back(
+        ctx.Make<BinaryExpr>(BinaryOp::kMin, a[i], b[i], ctx.Scalar(DataType::kIndex)));
+  }
+  return out;
+}
+
+// ---- canonical type builders ---------------------------------------------------
+
+std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v) {
+  if (SameShape(v.valid_shape, shape)) v.valid_shape.clear();
+  TileView def;
+  if (v.valid_shape.empty() && v.blayout == def.blayout && v.slayout == def.slayout &&
+      v.fractal == def.fractal && v.pad == def.pad)
+    return std::nullopt;
+  return v;
+}
+
+std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v) {
+  if (SameShape(v.valid_shape, shape)) v.valid_shape.clear();
+  TensorView def;
+  if (v.stride.empty() && v.layout == def.layout && v.valid_shape.empty() && v.pad == def.pad)
+    return std::nullopt;
+  return v;
+}
+
+const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+                             std::optional<MemorySpace> mem, const TileView& view) {
+  auto v = CanonicalTileView(shape, view);
+  return ctx.Make<TileType>(std::move(shape), dt, mem, std::move(v));
+}
+
+const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+                             std::optional<MemorySpace> mem, Shape valid_shape) {
+  TileView v;
+  v.valid_shape = std::move(valid_shape);
+  return MakeTileType(ctx, std::move(shape), dt, mem, v);
+}
+
+const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
+                                 std::optional<TensorView> view) {
+  std::optional<TensorView> v;
+  if (view) v = CanonicalTensorView(shape, std::move(*view));
+  return ctx.Make<TensorType>(std::move(shape), dt, std::move(v));
+}
+
+const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape,
+                                     DataType dt, std::optional<TensorView> view) {
+  std::optional<TensorView> v;
+  if (view) v = CanonicalTensorView(shape, std::move(*view));
+  if (const auto* d = As<DistributedTensorType>(static_cast<const Type*>(like)))
+    return ctx.Make<DistributedTensorType>(std::move(shape), dt, std::move(v), d->window_buffer);
+  return ctx.Make<TensorType>(std::move(shape), dt, std::move(v));
+}
+
+const MakeTuple* MakeTupleOf(Context& ctx, std::vector<const Expr*> elems, Span s) {
+  std::vector<const Type*> types;
+  types.reserve(elems.size());
+  for (const Expr* e : elems) types.push_back(e->type);
+  return ctx.Make<MakeTuple>(std::move(elems), ctx.Make<TupleType>(std::move(types)), s);
+}
+
+const MakeTuple* MakeIndexTuple(Context& ctx, const std::vector<int64_t>& values, Span s) {
+  std::vector<const Expr*> elems;
+  elems.reserve(values.size());
+  for (int64_t v : values) elems.push_back(ctx.Int(v, DataType::kIndex, s));
+  return MakeTupleOf(ctx, std::move(elems), s);
+}
+
+// ---- argument checks with diagnostics -------------------------------------------
+
+static const Expr* ArgOrNull(const DeduceContext& dc, int i) {
+  return i >= 0 && static_cast<size_t>(i) < dc.args.size() ? dc.args[i] : nullptr;
+}
+
+static std::string GotStr(const Expr* e) { return e ? TypeStr(e->type) : "nothing"; }
+
+const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int i, std::optional<size_t> rank,
+                                  const std::string& what) {
+  const Expr* e = ArgOrNull(dc, i);
+  const MakeTuple* t = AsTuple(e);
+  if (!t) {
+    dc.ErrorAt(i, "must be a tuple of index expressions ([a, b, ...]), got " + GotStr(e));
+    return nullptr;
+  }
+  if (rank && t->elements.size() != *rank) {
+    std::string src = what.empty() ? "" : fmt::format(" (one per dimension of {})", what);
+    dc.ErrorAt(i, fmt::format("must have {} elements{}, got {}", *rank, src, t->elements.size()));
+    return nullptr;
+  }
+  for (size_t k = 0; k < t->elements.size(); ++k) {
+    if (!IsIntegerScalar(t->elements[k])) {
+      dc.ErrorAt(i, fmt::format("element {} must be an integer scalar, got {}", k,
+                                GotStr(t->elements[k])));
+      return nullptr;
+    }
+  }
+  return t;
+}
+
+const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed) {
+  const Expr* e = ArgOrNull(dc, i);
+  const Type* t = e ? e->type : nullptr;
+  if (const auto* tt = As<TensorType>(t)) return tt;
+  if (allow_distributed) {
+    if (const auto* d = As<DistributedTensorType>(t)) return d;
+    dc.ErrorAt(i, "must be a pl.Tensor or pld.DistributedTensor, got " + GotStr(e));
+    return nullptr;
+  }
+  dc.ErrorAt(i, "must be a pl.Tensor, got " + GotStr(e));
+  return nullptr;
+}
+
+const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i) {
+  const Expr* e = ArgOrNull(dc, i);
+  if (const auto* d = As<DistributedTensorType>(e ? e->type : nullptr)) return d;
+  dc.ErrorAt(i, "must be a pld.DistributedTensor, got " + GotStr(e));
+  return nullptr;
+}
+
+const TileType* ExpectTile(DeduceContext& dc, int i) {
+  const Expr* e = ArgOrNull(dc, i);
+  if (const auto* t = As<TileType>(e ? e->type : nullptr)) return t;
+  dc.ErrorAt(i, "must be a pl.Tile, got " + GotStr(e));
+  return nullptr;
+}
+
+bool ExpectIntegerScalar(DeduceContext& dc, int i) {
+  const Expr* e = ArgOrNull(dc, i);
+  if (IsIntegerScalar(e)) return true;
+  dc.ErrorAt(i, "must be an integer scalar, got " + GotStr(e));
+  return false;
+}
+
+bool ExpectScalar(DeduceContext& dc, int i) {
+  const Expr* e = ArgOrNull(dc, i);
+  if (IsScalar(e)) return true;
+  dc.ErrorAt(i, "must be a scalar, got " + GotStr(e));
+  return false;
+}
+
+bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
+                           const std::string& what) {
+  auto k = FirstShapeConflict(actual, expected);
+  if (!k) return true;
+  if (actual.size() != expected.size())
+    dc.ErrorAt(i, fmt::format("shape {} does not match {} {} (rank {} vs {})", ShapeStr(actual),
+                              what, ShapeStr(expected), actual.size(), expected.size()));
+  else
+    dc.ErrorAt(i, fmt::format("shape {} does not match {} {} (dim {})", ShapeStr(actual), what,
+                              ShapeStr(expected), *k));
+  return false;
+}
+
+}  // namespace pypto::ir

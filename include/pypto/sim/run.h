@@ -1,0 +1,77 @@
+// Public entry point of the reference multi-rank executor (`pypto-run`, pypto.sim.run).
+//
+// RunProgram interprets a Program at any pipeline stage on P simulated ranks: the
+// host orchestrator (or `entry`) runs on the host thread, `self.f(..., device=r)`
+// dispatches onto rank r's device worker, windows and INT32 signal cells are
+// simulated per comm domain, and pld collectives that are still whole operations
+// execute as a rendezvous of every rank of their domain (the semantic oracle for
+// lowerings). Deterministic under Schedule::kRandom (same seed, same run, same
+// trace bytes). Never throws for user errors: everything lands in RunResult.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pypto/core/dtype.h"
+#include "pypto/ir/program.h"
+
+namespace pypto::ir {
+class Context;
+}
+
+namespace pypto::sim {
+
+enum class Schedule {
+  kParallel,  // one OS thread per logical thread; waits spin briefly, then yield
+  kRandom,    // one logical thread at a time; seeded baton choice at every comm op
+};
+
+struct RunOptions {
+  int ranks = 2;                  // world size P
+  std::string entry;              // "" = the host orchestrator (or the only function)
+  Schedule schedule = Schedule::kParallel;
+  uint64_t seed = 0;              // kRandom only
+  double deadline_s = 30.0;       // parallel mode: no progress for this long = deadlock
+  bool check_signals = false;     // report non-zero signal cells (after collectives, at end)
+  bool detect_races = false;      // happens-before race detection on window bytes
+  bool poison_nan = false;        // fill windows (non-signal) and Out buffers with NaN
+  std::string trace_path;         // Chrome trace JSON ("" = none)
+  bool stats = false;             // append bytes moved / notifies / waits per rank to report
+  // When set, inputs that are not given are generated from this seed as exactly
+  // representable small integers (so float sums are order-independent).
+  bool inputs_random = false;
+  uint64_t inputs_seed = 0;
+};
+
+// A host array: row-major, little-endian element bytes. BF16 is stored as the
+// upper 16 bits of the FP32 pattern (npy files carry it as <u2).
+struct HostArray {
+  DataType dtype = DataType::kFP32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+
+  int64_t NumElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+};
+
+// exit_code: 0 success; 1 user error (bad/missing/mis-shaped input, runtime error
+// in the program such as an out-of-bounds peer access); 2 usage error (unknown
+// entry, bad options); 3 detected deadlock or race.
+struct RunResult {
+  int exit_code = 0;
+  std::string report;  // diagnostics (deadlock / race / residue / errors) and --stats
+  std::map<std::string, HostArray> outputs;  // every Out and InOut parameter of the entry
+};
+
+RunResult RunProgram(ir::Context& ctx, const ir::Program& program,
+                     const std::map<std::string, HostArray>& inputs, const RunOptions& options);
+
+// Parses "parallel" or "random:SEED" into options; false (with *error) when malformed.
+bool ParseSchedule(const std::string& text, RunOptions* options, std::string* error);
+
+}  // namespace pypto::sim

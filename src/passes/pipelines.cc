@@ -1,0 +1,171 @@
+// The pass registry (every pass of the design, implemented or not, with its
+// property contract) and the named pipelines. Unimplemented passes are listed
+// with a null factory so `--list-passes` shows them and pipelines warn about them.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "pypto/passes/pass_manager.h"
+#include "pypto/passes/passes.h"
+
+namespace pypto::passes {
+
+using P = IRProperty;
+
+const std::vector<PassInfo>& AllPasses() {
+  static const std::vector<PassInfo> passes = [] {
+    std::vector<PassInfo> v;
+    auto add = [&](std::string name, std::string summary, PropertySet req, PropertySet prod,
+                   PropertySet inval, std::function<std::unique_ptr<Pass>()> create) {
+      v.push_back({std::move(name), std::move(summary), req, prod, inval, std::move(create)});
+    };
+    add("outline-incore-scopes",
+        "outline pl.at(level=CORE_GROUP) scopes into InCore functions <parent>_incore_<n>",
+        {P::kTypeChecked}, {P::kSplitIncoreOrch}, {}, nullptr);
+    add("convert-to-ssa", "rename re-assigned variables; loop/if-carried values become iter_args/return_vars",
+        {P::kTypeChecked}, {P::kSSAForm}, {}, nullptr);
+    add("simplify", "fold scalar constants and shape expressions; remove dead scalar assignments",
+        {}, {}, {}, nullptr);
+    add("convert-tensor-to-tile-ops",
+        "kernels: tensor ops -> tile.load/tile.*/tile.store; pld.tensor.put/get/remote_store -> pld.tile.*",
+        {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, nullptr);
+    add("lower-composite-ops", "lower InCore collectives into put/get/notify/wait recipes", {}, {P::kCompositeOpsLowered}, {}, nullptr);
+    add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
+        {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, nullptr);
+    add("infer-tile-memory-space", "give every tile a memory space", {}, {P::kTileMemoryInferred}, {}, nullptr);
+    add("lower-auto-vector-split", "lower split-AIV regions and AUTO vector split", {}, {P::kAutoVectorSplitLowered}, {}, nullptr);
+    add("expand-mixed-kernel", "split InCore kernels into AIC/AIV/Group functions", {}, {P::kMixedKernelExpanded}, {}, nullptr);
+    add("synthesize-allreduce-signals", "allocate signal windows for host allreduce without one", {}, {P::kAllReduceSignalsSynthesized}, {}, nullptr);
+    add("materialize-comm-domain-scopes", "bind window views to buffers and wrap comm domains", {}, {P::kCommDomainScopesMaterialized}, {}, nullptr);
+    add("lower-host-tensor-collectives", "host collectives -> per-device builtin.tensor.* calls", {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {}, nullptr);
+    add("lower-l2-tensor-collectives", "CHIP-rail collectives lowering", {}, {P::kL2CollectivesLowered}, {}, nullptr);
+    add("materialize-dist-tensor-ctx",
+        "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through calls",
+        {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {}, nullptr);
+    add("insert-comm-fence", "insert cacheinvalid/fence after publishing writes, fence after remote writes, cacheinvalid after waits",
+        {P::kSplitIncoreOrch}, {P::kCommFenced}, {}, nullptr);
+    return v;
+  }();
+  return passes;
+}
+
+const PassInfo* FindPass(std::string_view name) {
+  for (const PassInfo& p : AllPasses())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const PassInfo* ProducerOf(IRProperty prop) {
+  for (const PassInfo& p : AllPasses())
+    if (p.produced.Has(prop)) return &p;
+  return nullptr;
+}
+
+static const std::map<std::string, std::vector<std::string>, std::less<>>& Pipelines() {
+  static const std::map<std::string, std::vector<std::string>, std::less<>> m = {
+      {"default",
+       {"outline-incore-scopes", "convert-to-ssa", "simplify", "convert-tensor-to-tile-ops",
+        "lower-composite-ops", "flatten-tile-nd-to-2d", "infer-tile-memory-space",
+        "lower-auto-vector-split", "expand-mixed-kernel", "synthesize-allreduce-signals",
+        "materialize-comm-domain-scopes", "lower-host-tensor-collectives",
+        "lower-l2-tensor-collectives", "materialize-dist-tensor-ctx", "insert-comm-fence",
+        "simplify"}},
+  };
+  return m;
+}
+
+std::vector<std::string> PipelineNames() {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : Pipelines()) out.push_back(k);
+  return out;
+}
+
+std::optional<std::vector<std::string>> NamedPipeline(std::string_view name) {
+  auto it = Pipelines().find(name);
+  if (it == Pipelines().end()) return std::nullopt;
+  return it->second;
+}
+
+static std::string ValidPassNames() {
+  std::string s;
+  for (const PassInfo& p : AllPasses()) {
+    if (!p.implemented()) continue;
+    if (!s.empty()) s += ", ";
+    s += p.name;
+  }
+  return s;
+}
+
+static std::string ValidPipelineNames() {
+  std::string s;
+  for (const auto& n : PipelineNames()) {
+    if (!s.empty()) s += ", ";
+    s += n;
+  }
+  return s;
+}
+
+std::optional<PipelineSpec> ResolvePipeline(std::string_view text, std::string* error) {
+  PipelineSpec spec;
+  if (auto named = NamedPipeline(text)) {
+    spec.name = std::string(text);
+    for (const auto& n : *named) {
+      const PassInfo* p = FindPass(n);
+      if (!p) {
+        *error = fmt::format("pipeline '{}' names unknown pass '{}'", text, n);
+        return std::nullopt;
+      }
+      spec.passes.push_back(p);
+    }
+    return spec;
+  }
+  bool single = text.find(',') == std::string_view::npos;
+  size_t pos = 0;
+  while (true) {
+    size_t comma = text.find(',', pos);
+    std::string_view item = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) {
+      *error = fmt::format("empty pass name in pipeline '{}'; expected comma-separated pass names", text);
+      return std::nullopt;
+    }
+    const PassInfo* p = FindPass(item);
+    if (!p) {
+      if (single)
+        *error = fmt::format("unknown pass or pipeline '{}'; valid pipelines: {}; valid passes: {}",
+                             item, ValidPipelineNames(), ValidPassNames());
+      else
+        *error = fmt::format("unknown pass '{}'; valid passes: {}", item, ValidPassNames());
+      return std::nullopt;
+    }
+    if (!p->implemented()) {
+      *error = fmt::format("pass '{}' is not implemented yet; implemented passes: {}", item,
+                           ValidPassNames());
+      return std::nullopt;
+    }
+    spec.passes.push_back(p);
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return spec;
+}
+
+std::string CheckPipelineProperties(const PipelineSpec& spec, PropertySet props) {
+  for (const PassInfo* p : spec.passes) {
+    if (!p->implemented()) continue;
+    std::string err;
+    p->required.ForEach([&](IRProperty r) {
+      if (!err.empty() || props.Has(r)) return;
+      const PassInfo* prod = ProducerOf(r);
+      err = fmt::format("pass {} requires property {}, produced by pass {}; add it earlier in the pipeline",
+                        p->name, PropertyName(r), prod ? prod->name : std::string("<none>"));
+    });
+    if (!err.empty()) return err;
+    props = props.Without(p->invalidated);
+    props |= p->produced;
+  }
+  return "";
+}
+
+}  // namespace pypto::passes

@@ -361,4 +361,131 @@ bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const 
   return false;
 }
 
+
+// ---- more checks ----------------------------------------------------------------
+
+bool ScalarAssignable(const Expr* value, DataType target) {
+  auto d = ScalarDType(value);
+  if (!d) return false;
+  if (*d == target) return true;
+  if (Isa<ConstInt>(value)) return target != DataType::kBool;
+  if (Isa<ConstFloat>(value)) return IsFloat(target);
+  return false;
+}
+
+bool ExpectPositiveDims(DeduceContext& dc, int i, const Shape& shape) {
+  for (size_t k = 0; k < shape.size(); ++k) {
+    auto v = StaticInt(shape[k]);
+    if (v && *v <= 0) {
+      dc.ErrorAt(i, fmt::format("dim {} must be positive, got {}", k, *v));
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ExpectRegionInBounds(DeduceContext& dc, int i, const Shape& offsets, const Shape& extents,
+                          const Shape& dims, const std::string& what) {
+  size_t n = std::min({offsets.size(), extents.size(), dims.size()});
+  for (size_t k = 0; k < n; ++k) {
+    auto o = StaticInt(offsets[k]);
+    if (o && *o < 0) {
+      dc.ErrorAt(i, fmt::format("offset {} in dim {} is negative", *o, k));
+      return false;
+    }
+    auto e = StaticInt(extents[k]), d = StaticInt(dims[k]);
+    if (o && e && d && *o + *e > *d) {
+      dc.ErrorAt(i, fmt::format("region exceeds {} in dim {}: offset {} + extent {} > {}", what, k,
+                                *o, *e, *d));
+      return false;
+    }
+  }
+  return true;
+}
+
+Shape PackedStrides(Context& ctx, const Shape& shape) {
+  Shape out(shape.size());
+  const Expr* stride = nullptr;  // null = 1
+  for (size_t k = shape.size(); k-- > 0;) {
+    out[k] = stride ? stride : ctx.Int(1);
+    const Expr* dim = shape[k];
+    if (!stride) {
+      stride = dim;
+    } else {
+      auto a = StaticInt(stride), b = StaticInt(dim);
+      if (a && b)
+        stride = ctx.Int(*a * *b);
+      else
+        stride = ctx.Make<BinaryExpr>(BinaryOp::kMul, dim, stride, ctx.Scalar(DataType::kIndex));
+    }
+  }
+  return out;
+}
+
+// ---- core affinity ---------------------------------------------------------------
+
+bool IsCubeMemory(MemorySpace m) {
+  return m == MemorySpace::kMat || m == MemorySpace::kLeft || m == MemorySpace::kRight ||
+         m == MemorySpace::kAcc || m == MemorySpace::kBias;
+}
+
+bool IsVectorMemory(MemorySpace m) { return m == MemorySpace::kVec; }
+
+static std::optional<CoreAffinity> AffinityOfMem(std::optional<MemorySpace> m) {
+  if (!m) return std::nullopt;
+  if (IsCubeMemory(*m)) return CoreAffinity::kCube;
+  if (IsVectorMemory(*m)) return CoreAffinity::kVector;
+  return std::nullopt;
+}
+
+CoreAffinity ClassifyCallAffinity(const Call* call) {
+  if (call == nullptr || call->op == nullptr) return CoreAffinity::kShared;
+  if (call->op->name == "tile.move" && !call->args.empty()) {
+    auto from = MemOf(call->args[0]->type), to = MemOf(call->type);
+    if (from && to && ((IsCubeMemory(*from) && IsVectorMemory(*to)) ||
+                       (IsVectorMemory(*from) && IsCubeMemory(*to))))
+      return CoreAffinity::kMixed;
+  }
+  if (call->op->affinity != CoreAffinity::kDerived) return call->op->affinity;
+  if (auto a = AffinityOfMem(MemOf(call->type))) return *a;
+  for (const Expr* arg : call->args) {
+    if (!Isa<TileType>(arg->type)) continue;
+    if (auto a = AffinityOfMem(MemOf(arg->type))) return *a;
+    break;
+  }
+  return CoreAffinity::kShared;
+}
+
+// ---- builders for parser desugarings ----------------------------------------------
+
+const Call* MakeSubscriptSlice(Context& ctx, const Expr* base,
+                               const std::vector<const Expr*>& indices, Span span,
+                               DiagnosticEngine& diag) {
+  const OpDef* op = OpRegistry::Global().Find("tensor.slice");
+  PYPTO_CHECK(op != nullptr, "tensor.slice not registered");
+  const TensorType* tt = AsTensorTypeLike(base ? base->type : nullptr);
+  if (!tt) {
+    diag.Error(span, "subscript: only a pl.Tensor or pld.DistributedTensor can be indexed, got " +
+                         TypeStr(base ? base->type : nullptr));
+    return nullptr;
+  }
+  if (indices.empty() || indices.size() >= tt->rank()) {
+    diag.Error(span, fmt::format("subscript: {} indices on a rank-{} tensor; a view subscript "
+                                 "takes 1 to {} leading indices (use pl.read for an element)",
+                                 indices.size(), tt->rank(), tt->rank() - 1));
+    return nullptr;
+  }
+  std::vector<const Expr*> shape, offs, drops;
+  for (size_t k = 0; k < tt->rank(); ++k) {
+    bool dropped = k < indices.size();
+    shape.push_back(dropped ? ctx.Int(1, DataType::kIndex, span) : tt->shape[k]);
+    offs.push_back(dropped ? indices[k] : ctx.Int(0, DataType::kIndex, span));
+    if (dropped) drops.push_back(ctx.Int(static_cast<int64_t>(k), DataType::kIndex, span));
+  }
+  std::vector<const Expr*> args = {base, MakeTupleOf(ctx, shape, span),
+                                   MakeTupleOf(ctx, offs, span), MakeTupleOf(ctx, {}, span),
+                                   MakeTupleOf(ctx, drops, span)};
+  return MakeOpCall(ctx, *op, std::move(args), {}, {}, span, diag);
+}
+
 }  // namespace pypto::ir

@@ -1,8 +1,63 @@
-// PLACEHOLDER: System op registrations (to be written).
+// Core system ops (pl.system.*): memory ordering and cache maintenance that the
+// distributed lowerings insert around cross-rank traffic.
+//   pl.system.fence()                           GM fence (pto.fence.barrier_all)
+//   pl.system.cacheinvalid()                    invalidate the whole GM data cache
+//   pl.system.cacheinvalid(tensor, shapes, offsets)   one region of a tensor
+// Both are side-effect-only (result Unknown), read-only on their arguments, and
+// kernel-only.
+#include <fmt/format.h>
+
+#include "pypto/ir/casting.h"
+#include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"
+#include "pypto/ir/op_utils.h"
 
 namespace pypto::ir {
 
-void RegisterSystemOps(OpRegistry& r) { (void)r; }
+namespace {
+
+const Type* DeduceFence(DeduceContext& dc) { return dc.ctx.Unknown(); }
+
+const Type* DeduceCacheInvalid(DeduceContext& dc) {
+  if (dc.args.empty()) return dc.ctx.Unknown();
+  if (dc.args.size() != 3)
+    return dc.Error(fmt::format("expects no arguments (whole GM) or (tensor, shapes, offsets) "
+                                "for one region, got {} arguments",
+                                dc.args.size()));
+  const TensorType* t = ExpectTensor(dc, 0, /*allow_distributed=*/true);
+  if (!t) return nullptr;
+  const MakeTuple* shp = ExpectIndexTuple(dc, 1, t->rank(), "'tensor'");
+  if (!shp || !ExpectPositiveDims(dc, 1, shp->elements)) return nullptr;
+  const MakeTuple* off = ExpectIndexTuple(dc, 2, t->rank(), "'tensor'");
+  if (!off) return nullptr;
+  if (!ExpectRegionInBounds(dc, 2, off->elements, shp->elements, t->shape, "'tensor'"))
+    return nullptr;
+  return dc.ctx.Unknown();
+}
+
+}  // namespace
+
+void RegisterSystemOps(OpRegistry& r) {
+  r.Register("system.fence")
+      .Doc("Order all preceding GM accesses of this core before all following ones "
+           "(a full GM fence).")
+      .Category("SyncOp")
+      .Affinity(CoreAffinity::kShared)
+      .NoArgWrites()
+      .Placement(OpPlacement::kKernelOnly)
+      .Deduce(DeduceFence);
+
+  r.Register("system.cacheinvalid")
+      .Doc("Invalidate data-cache lines so later reads see GM: with no arguments the whole GM "
+           "cache, or with (tensor, shapes, offsets) one region of a tensor.")
+      .Category("SyncOp")
+      .OptionalArg("tensor", "pl.Tensor or pld.DistributedTensor")
+      .OptionalArg("shapes", "region extents, one per tensor dim")
+      .OptionalArg("offsets", "region start, one per tensor dim")
+      .Affinity(CoreAffinity::kShared)
+      .NoArgWrites()
+      .Placement(OpPlacement::kKernelOnly)
+      .Deduce(DeduceCacheInvalid);
+}
 
 }  // namespace pypto::ir

@@ -1,8 +1,78 @@
-// PLACEHOLDER: Tile op registrations (to be written).
-#include "pypto/ir/op_registry.h"
+// Core tile ops (pl.tile.*), part 1: the RegisterTileOps entry point and the
+// element-wise compute ops (add, sub, mul, div, maximum, minimum). Memory and
+// data-movement tile ops live in tile_memory_ops.cc.
+//
+// Element-wise tile ops take two tiles of the same shape and dtype in the vector
+// unit's memory (pl.Mem.Vec, or not yet assigned) and produce a Vec tile whose
+// valid region is the intersection of the operands' valid regions (computing
+// outside a valid region is meaningless, so the result never claims more).
+#include <fmt/format.h>
+
+#include "pypto/ir/casting.h"
+#include "pypto/ir/context.h"
+#include "pypto/ir/op_utils.h"
+#include "tile_ops_internal.h"
 
 namespace pypto::ir {
 
-void RegisterTileOps(OpRegistry& r) { (void)r; }
+namespace {
+
+bool ExpectVecOrUnset(DeduceContext& dc, int i, const TileType* t) {
+  if (!t->memory_space || *t->memory_space == MemorySpace::kVec) return true;
+  dc.ErrorAt(i, "must be in pl.Mem.Vec, got " + MemStr(*t->memory_space));
+  return false;
+}
+
+const Type* DeduceTileBinary(DeduceContext& dc) {
+  const TileType* lhs = ExpectTile(dc, 0);
+  if (!lhs) return nullptr;
+  const TileType* rhs = ExpectTile(dc, 1);
+  if (!rhs) return nullptr;
+  if (!ExpectVecOrUnset(dc, 0, lhs) || !ExpectVecOrUnset(dc, 1, rhs)) return nullptr;
+  if (rhs->dtype != lhs->dtype)
+    return dc.ErrorAt(1, fmt::format("dtype {} does not match 'lhs' dtype {}", DTypeStr(rhs->dtype),
+                                     DTypeStr(lhs->dtype)));
+  if (!ExpectShapeCompatible(dc, 1, rhs->shape, lhs->shape, "'lhs' shape")) return nullptr;
+  Shape shape = lhs->shape;
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (!StaticInt(shape[k]) && StaticInt(rhs->shape[k])) shape[k] = rhs->shape[k];
+  TileView v = lhs->view.value_or(TileView{});
+  v.valid_shape = IntersectValid(dc.ctx, ValidShapeOf(lhs), ValidShapeOf(rhs));
+  v.pad = PadValue::kNull;
+  return MakeTileType(dc.ctx, shape, lhs->dtype, MemorySpace::kVec, v);
+}
+
+void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& what) {
+  r.Register("tile." + name)
+      .Doc("Element-wise " + what +
+           " of two tiles of the same shape and dtype in pl.Mem.Vec. The result is a Vec "
+           "tile whose valid region is the intersection of the operands' valid regions.")
+      .Category("TileOp")
+      .Arg("lhs", "pl.Tile in pl.Mem.Vec")
+      .Arg("rhs", "pl.Tile in pl.Mem.Vec, same shape and dtype as lhs")
+      .Affinity(CoreAffinity::kVector)
+      .NoArgWrites()
+      .InputMemory(0, {MemorySpace::kVec})
+      .InputMemory(1, {MemorySpace::kVec})
+      .OutputMemory(MemorySpace::kVec)
+      .Placement(OpPlacement::kKernelOnly)
+      .Deduce(DeduceTileBinary);
+}
+
+}  // namespace
+
+void RegisterTileElementwiseOps(OpRegistry& r) {
+  RegisterBinary(r, "add", "sum");
+  RegisterBinary(r, "sub", "difference");
+  RegisterBinary(r, "mul", "product");
+  RegisterBinary(r, "div", "quotient");
+  RegisterBinary(r, "maximum", "maximum");
+  RegisterBinary(r, "minimum", "minimum");
+}
+
+void RegisterTileOps(OpRegistry& r) {
+  RegisterTileMemoryOps(r);
+  RegisterTileElementwiseOps(r);
+}
 
 }  // namespace pypto::ir

@@ -142,4 +142,44 @@ bool ExpectScalar(DeduceContext& dc, int i);
 bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
                            const std::string& what);
 
+
+// ---- more checks (added after the first commit; additive) ----------------------
+
+// A scalar `value` may be stored into / combined with elements of dtype `target`:
+// its dtype equals `target`, or it is a literal (ConstInt into any numeric dtype,
+// ConstFloat into a float dtype) that the emitter converts.
+bool ScalarAssignable(const Expr* value, DataType target);
+// Static dims of `shape` (the tuple in argument `i`) must be > 0:
+//   "dim <k> must be positive, got <v>".
+bool ExpectPositiveDims(DeduceContext& dc, int i, const Shape& shape);
+// Region [offsets, offsets + extents) must lie inside `dims`, checked per dim
+// only where all three are ConstInt. Errors are reported at argument `i`:
+//   "offset <o> in dim <k> is negative"
+//   "region exceeds <what> in dim <k>: offset <o> + extent <e> > <d>".
+bool ExpectRegionInBounds(DeduceContext& dc, int i, const Shape& offsets, const Shape& extents,
+                          const Shape& dims, const std::string& what);
+// Packed row-major strides of `shape` as expressions (static products folded;
+// symbolic ones built as `dim * stride` INDEX BinaryExprs, deterministically).
+Shape PackedStrides(Context& ctx, const Shape& shape);
+
+// ---- core affinity ---------------------------------------------------------------
+
+// Cube-side on-chip spaces (Mat, Left, Right, Acc, Bias) vs the vector side (Vec).
+bool IsCubeMemory(MemorySpace m);
+bool IsVectorMemory(MemorySpace m);
+// Affinity of one call: a declared (non-derived) OpDef affinity wins, except that
+// tile.move crossing between cube and vector spaces is kMixed; otherwise derived
+// from the result tile's memory space (cube space -> kCube, Vec -> kVector), then
+// from the first tile argument's space, else kShared. Function calls: kShared.
+CoreAffinity ClassifyCallAffinity(const Call* call);
+
+// ---- builders for parser desugarings ----------------------------------------------
+
+// `base[i0, ..., ik-1]` on a tensor with k < rank: the view that drops the k
+// leading dims, i.e. pl.tensor.slice(base, [1, .., 1, d_k, ..], [i0, .., 0, ..],
+// [], [0, .., k-1]). Diagnostics (through MakeOpCall) on bad input; nullptr then.
+const Call* MakeSubscriptSlice(Context& ctx, const Expr* base,
+                               const std::vector<const Expr*>& indices, Span span,
+                               DiagnosticEngine& diag);
+
 }  // namespace pypto::ir

@@ -11,6 +11,13 @@ namespace pypto::ir {
 
 class Context;
 
+struct VerifyOptions {
+  // Require SSA form (after convert-to-ssa): every Var is assigned exactly once.
+  bool ssa = false;
+};
+
 bool VerifyProgram(Context& ctx, const Program& p, DiagnosticEngine& diag);
+bool VerifyProgram(Context& ctx, const Program& p, DiagnosticEngine& diag,
+                   const VerifyOptions& opts);
 
 }  // namespace pypto::ir

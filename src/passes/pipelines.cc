@@ -21,14 +21,14 @@ const std::vector<PassInfo>& AllPasses() {
     };
     add("outline-incore-scopes",
         "outline pl.at(level=CORE_GROUP) scopes into InCore functions <parent>_incore_<n>",
-        {P::kTypeChecked}, {P::kSplitIncoreOrch}, {}, nullptr);
+        {P::kTypeChecked}, {P::kSplitIncoreOrch}, {}, CreateOutlineIncoreScopesPass);
     add("convert-to-ssa", "rename re-assigned variables; loop/if-carried values become iter_args/return_vars",
-        {P::kTypeChecked}, {P::kSSAForm}, {}, nullptr);
+        {P::kTypeChecked}, {P::kSSAForm}, {}, CreateConvertToSSAPass);
     add("simplify", "fold scalar constants and shape expressions; remove dead scalar assignments",
-        {}, {}, {}, nullptr);
+        {}, {}, {}, CreateSimplifyPass);
     add("convert-tensor-to-tile-ops",
         "kernels: tensor ops -> tile.load/tile.*/tile.store; pld.tensor.put/get/remote_store -> pld.tile.*",
-        {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, nullptr);
+        {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, CreateConvertTensorToTileOpsPass);
     add("lower-composite-ops", "lower InCore collectives into put/get/notify/wait recipes", {}, {P::kCompositeOpsLowered}, {}, nullptr);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, nullptr);

@@ -1,0 +1,59 @@
+// Private helpers shared by the pass implementations: rebuilding programs and
+// functions, statement-list manipulation, var use/def collection, parameter
+// access analysis from the op registry's declared effects.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "pypto/ir/casting.h"
+#include "pypto/ir/context.h"
+#include "pypto/ir/op_registry.h"
+#include "pypto/ir/visitor.h"
+
+namespace pypto::passes::util {
+
+// A copy of `f` (same params, body, kinds) allocated in ctx, for editing.
+ir::Function* CloneFunction(ir::Context& ctx, const ir::Function& f);
+// A program with `functions` in place of p's (same name, dims, span).
+const ir::Program* WithFunctions(ir::Context& ctx, const ir::Program& p,
+                                 std::vector<const ir::Function*> functions);
+// Statements of a body (a SeqStmt's list, or the single statement).
+std::vector<const ir::Stmt*> StmtList(const ir::Stmt* s);
+const ir::SeqStmt* Seq(ir::Context& ctx, std::vector<const ir::Stmt*> stmts, Span span = {});
+
+// Uses and definitions of Vars in a subtree, in visit order.
+struct VarUses {
+  std::vector<const ir::Var*> use_order;          // first-use order, unique
+  std::unordered_map<const ir::Var*, int> uses;   // use counts
+  std::unordered_map<const ir::Var*, int> first_use;  // visit index of the first use
+  std::vector<const ir::Var*> def_order;          // first-def order, unique
+  std::unordered_map<const ir::Var*, int> defs;   // def counts
+  std::unordered_map<const ir::Var*, int> first_def;
+};
+VarUses CollectVarUses(const ir::Stmt* s, bool include_types = false);
+
+// How a function body accesses a Var: read and/or written (per the registry's
+// declared effects; a function-call argument counts per the callee's param
+// direction; any other use is a read).
+struct Access {
+  bool read = false;
+  bool written = false;
+};
+std::unordered_map<const ir::Var*, Access> AnalyzeAccess(const ir::Program* prog,
+                                                         const ir::Stmt* body);
+// In / Out / InOut from an access summary (never-written = In).
+ir::ParamDirection DirectionOf(const Access& a);
+
+// Whether a Call has side effects: a function call, an op whose result type is
+// Unknown, or an op declaring a Write / ReadWrite effect on some argument.
+bool HasSideEffects(const ir::Call& c);
+
+// The tensor-like type of an expression (Tensor or DistributedTensor), or null.
+inline const ir::TensorType* TensorTypeOf(const ir::Expr* e) {
+  return e ? ir::AsTensorTypeLike(e->type) : nullptr;
+}
+
+}  // namespace pypto::passes::util

@@ -1,0 +1,22 @@
+# Unknown passes and pipelines are usage errors (exit 2) listing the valid names;
+# explicitly requesting a pass that is registered but not implemented is too.
+# RUN: %python %S/Inputs/expect_exit.py 2 pypto-opt %s --passes=nope 2>&1 | FileCheck %s --check-prefix=ONE
+# ONE: pypto-opt: error: unknown pass or pipeline 'nope'; valid pipelines: default; valid passes: outline-incore-scopes, convert-to-ssa, simplify,
+# RUN: %python %S/Inputs/expect_exit.py 2 pypto-opt %s --passes=simplify,nope 2>&1 | FileCheck %s --check-prefix=LIST
+# LIST: pypto-opt: error: unknown pass 'nope'; valid passes: outline-incore-scopes, convert-to-ssa, simplify,
+# RUN: %python %S/Inputs/expect_exit.py 2 pypto-opt %s --passes=simplify,,simplify 2>&1 | FileCheck %s --check-prefix=EMPTY
+# EMPTY: pypto-opt: error: empty pass name in pipeline 'simplify,,simplify'
+# RUN: %python %S/Inputs/expect_exit.py 2 pypto-opt %s --pipeline=fast 2>&1 | FileCheck %s --check-prefix=PIPE
+# PIPE: pypto-opt: error: unknown pipeline 'fast'; valid pipelines: default
+# RUN: %python %S/Inputs/expect_exit.py 2 pypto-opt %s --passes=lower-composite-ops 2>&1 | FileCheck %s --check-prefix=MISSINGPASS
+# MISSINGPASS: pypto-opt: error: pass 'lower-composite-ops' is not implemented yet; implemented passes: outline-incore-scopes,
+# RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt --list-passes | FileCheck %s --check-prefix=LS
+# LS: outline-incore-scopes
+# LS: convert-to-ssa
+# LS: simplify
+# LS: convert-tensor-to-tile-ops
+# LS: lower-composite-ops [not implemented]
+# LS: flatten-tile-nd-to-2d
+# LS: insert-comm-fence
+# RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt --list-pipelines | FileCheck %s --check-prefix=LP
+# LP: default: outline-incore-scopes convert-to-ssa simplify convert-tensor-to-tile-ops lower-composite-ops[not implemented]

@@ -34,7 +34,9 @@ static std::string FirstTextDifference(const std::string& a, const std::string& 
 
 bool PassManager::VerifyAfter(ir::Context& ctx, const ir::Program& p, const std::string& pass,
                               DiagnosticEngine& diag) {
-  bool ok = ir::VerifyProgram(ctx, p, diag);
+  ir::VerifyOptions vo;
+  vo.ssa = props_.Has(IRProperty::kSSAForm);
+  bool ok = ir::VerifyProgram(ctx, p, diag, vo);
   if (!ok) {
     diag.Error(Span{}, fmt::format("verification failed after pass '{}'", pass));
     return false;

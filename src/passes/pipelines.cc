@@ -31,7 +31,7 @@ const std::vector<PassInfo>& AllPasses() {
         {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, CreateConvertTensorToTileOpsPass);
     add("lower-composite-ops", "lower InCore collectives into put/get/notify/wait recipes", {}, {P::kCompositeOpsLowered}, {}, nullptr);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
-        {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, nullptr);
+        {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);
     add("infer-tile-memory-space", "give every tile a memory space", {}, {P::kTileMemoryInferred}, {}, nullptr);
     add("lower-auto-vector-split", "lower split-AIV regions and AUTO vector split", {}, {P::kAutoVectorSplitLowered}, {}, nullptr);
     add("expand-mixed-kernel", "split InCore kernels into AIC/AIV/Group functions", {}, {P::kMixedKernelExpanded}, {}, nullptr);
@@ -41,9 +41,9 @@ const std::vector<PassInfo>& AllPasses() {
     add("lower-l2-tensor-collectives", "CHIP-rail collectives lowering", {}, {P::kL2CollectivesLowered}, {}, nullptr);
     add("materialize-dist-tensor-ctx",
         "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through calls",
-        {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {}, nullptr);
+        {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {}, CreateMaterializeDistTensorCtxPass);
     add("insert-comm-fence", "insert cacheinvalid/fence after publishing writes, fence after remote writes, cacheinvalid after waits",
-        {P::kSplitIncoreOrch}, {P::kCommFenced}, {}, nullptr);
+        {P::kSplitIncoreOrch}, {P::kCommFenced}, {}, CreateInsertCommFencePass);
     return v;
   }();
   return passes;

@@ -1,0 +1,174 @@
+// insert-comm-fence: memory-ordering markers around communication in kernels
+// (InCore / AIC / AIV bodies), one structural walk:
+//  * after a local publishing write — tile.store / tensor.write / pld.tile.get /
+//    pld.tensor.get whose destination is a DistributedTensor —
+//    `pl.system.cacheinvalid(dst, dst_shape, [0, ...])` + `pl.system.fence()`;
+//  * after a remote write — pld.tile.remote_store / pld.tensor.remote_store /
+//    pld.tile.put / pld.tensor.put — only `pl.system.fence()` (the peer-side
+//    invalidation is the emitter's job);
+//  * after an opaque write (a call of another function) —
+//    `pl.system.cacheinvalid()` + `pl.system.fence()`;
+//  * after every pld.system.wait — `pl.system.cacheinvalid()`;
+//  * pld.system.notify — nothing.
+// Idempotent: when the statements following a write already are the markers it
+// needs, nothing is inserted. A single-statement loop/branch body that needs
+// markers becomes a statement list.
+#include <fmt/format.h>
+
+#include "pass_util.h"
+#include "pypto/ir/builder.h"
+#include "pypto/ir/mutator.h"
+#include "pypto/passes/passes.h"
+
+namespace pypto::passes {
+
+using namespace ir;
+
+namespace {
+
+const Call* CallOf(const Stmt* s) {
+  if (auto* a = As<AssignStmt>(s)) return As<Call>(a->value);
+  if (auto* e = As<EvalStmt>(s)) return As<Call>(e->expr);
+  return nullptr;
+}
+
+enum class Need { kNone, kPublish, kRemote, kOpaque, kWait };
+
+// What `c` needs and, for publishing writes, the written DistributedTensor.
+Need Classify(const Call& c, const Expr** dst) {
+  std::string_view n = c.OpName();
+  if (!c.op) return Need::kOpaque;
+  int idx = -1;
+  if (n == "tile.store") idx = 2;
+  else if (n == "tensor.write" || n == "pld.tile.get" || n == "pld.tensor.get") idx = 0;
+  if (idx >= 0) {
+    if (static_cast<size_t>(idx) < c.args.size() && Isa<DistributedTensorType>(c.args[idx]->type)) {
+      *dst = c.args[idx];
+      return Need::kPublish;
+    }
+    return Need::kNone;
+  }
+  if (n == "pld.tile.remote_store" || n == "pld.tensor.remote_store" || n == "pld.tile.put" ||
+      n == "pld.tensor.put")
+    return Need::kRemote;
+  if (n == "pld.system.wait") return Need::kWait;
+  return Need::kNone;
+}
+
+bool IsOp(const Stmt* s, std::string_view name) {
+  const Call* c = CallOf(s);
+  return c && c->IsOp(name);
+}
+
+class FenceInserter : public IRMutator {
+ public:
+  explicit FenceInserter(Context& ctx) : IRMutator(ctx), b_(ctx) {}
+
+  const Stmt* MutateStmt(const Stmt* s) override {
+    if (s && !Isa<AssignStmt>(s) && !Isa<EvalStmt>(s) && !Isa<SeqStmt>(s)) following_.clear();
+    return IRMutator::MutateStmt(s);
+  }
+
+  const Stmt* Mutate_SeqStmt(const SeqStmt* s) override {
+    bool changed = false;
+    std::vector<const Stmt*> out;
+    for (size_t i = 0; i < s->stmts.size(); ++i) {
+      following_.assign(s->stmts.begin() + static_cast<long>(i) + 1, s->stmts.end());
+      const Stmt* n = MutateStmt(s->stmts[i]);
+      if (n != s->stmts[i]) changed = true;
+      if (!n) continue;
+      if (auto* seq = As<SeqStmt>(n); seq && n != s->stmts[i])
+        out.insert(out.end(), seq->stmts.begin(), seq->stmts.end());
+      else
+        out.push_back(n);
+    }
+    following_.clear();
+    return changed ? ctx_.Make<SeqStmt>(std::move(out), s->span) : s;
+  }
+
+  const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
+    return AddMarkers(IRMutator::Mutate_AssignStmt(s), s);
+  }
+  const Stmt* Mutate_EvalStmt(const EvalStmt* s) override {
+    return AddMarkers(IRMutator::Mutate_EvalStmt(s), s);
+  }
+
+  int inserted = 0;
+
+ private:
+  const Stmt* AddMarkers(const Stmt* r, const Stmt* orig) {
+    std::vector<const Stmt*> following = std::move(following_);
+    following_.clear();
+    const Call* c = CallOf(r);
+    if (!c) return r;
+    const Expr* dst = nullptr;
+    Need need = Classify(*c, &dst);
+    if (need == Need::kNone) return r;
+    auto at = [&](size_t i) { return i < following.size() ? following[i] : nullptr; };
+    b_.SetSpan(orig->span);
+    std::vector<const Stmt*> out{r};
+    switch (need) {
+      case Need::kPublish:
+      case Need::kOpaque: {
+        if (IsOp(at(0), "system.cacheinvalid") && IsOp(at(1), "system.fence")) return r;
+        if (need == Need::kPublish) {
+          const TensorType* tt = util::TensorTypeOf(dst);
+          std::vector<const Expr*> zeros(tt->rank(), nullptr);
+          for (auto& z : zeros) z = ctx_.Int(0);
+          out.push_back(Eval(b_.Op("system.cacheinvalid", {dst, b_.Tuple(tt->shape), b_.Tuple(zeros)})));
+        } else {
+          out.push_back(Eval(b_.Op("system.cacheinvalid", {})));
+        }
+        out.push_back(Eval(b_.Op("system.fence", {})));
+        break;
+      }
+      case Need::kRemote:
+        if (IsOp(at(0), "system.fence")) return r;
+        out.push_back(Eval(b_.Op("system.fence", {})));
+        break;
+      case Need::kWait:
+        if (IsOp(at(0), "system.cacheinvalid")) return r;
+        out.push_back(Eval(b_.Op("system.cacheinvalid", {})));
+        break;
+      case Need::kNone:
+        break;
+    }
+    inserted += static_cast<int>(out.size()) - 1;
+    return ctx_.Make<SeqStmt>(std::move(out), orig->span);
+  }
+  const Stmt* Eval(const Call* c) { return ctx_.Make<EvalStmt>(c, c->span); }
+
+  IRBuilder b_;
+  std::vector<const Stmt*> following_;
+};
+
+class InsertCommFencePass : public Pass {
+ public:
+  const Program* Run(Context& ctx, const Program& prog, DiagnosticEngine&) override {
+    std::vector<const Function*> out;
+    bool changed = false;
+    for (const Function* f : prog.functions) {
+      if (!f->IsKernel()) {
+        out.push_back(f);
+        continue;
+      }
+      FenceInserter fi(ctx);
+      const Stmt* body = fi.MutateStmt(f->body);
+      if (body == f->body) {
+        out.push_back(f);
+        continue;
+      }
+      changed = true;
+      Function* nf = util::CloneFunction(ctx, *f);
+      nf->body = body;
+      out.push_back(nf);
+    }
+    return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateInsertCommFencePass() { return std::make_unique<InsertCommFencePass>(); }
+
+}  // namespace pypto::passes

@@ -1,0 +1,48 @@
+// PTO emission of the core memory-consistency ops: system.fence (a GM fence over
+// all pipes) and system.cacheinvalid (whole-GM form, or one region through a
+// partition view). InsertCommFence places these around communication; the
+// emitter only spells them.
+#include <fmt/format.h>
+
+#include "pypto/codegen/pto_function_emitter.h"
+
+namespace pypto::codegen {
+
+using namespace pypto::ir;
+
+namespace {
+
+bool Fence(PtoFunctionEmitter& fe, const Call*, const Var*) {
+  fe.Op("pto.fence.barrier_all #pto.fence_scope<gm>");
+  return true;
+}
+
+// system.cacheinvalid() or system.cacheinvalid(tensor, shapes, offsets).
+bool CacheInvalid(PtoFunctionEmitter& fe, const Call* c, const Var*) {
+  if (c->args.empty()) {
+    fe.Op("pto.cmo.cacheinvalid all #pto.address_space<gm>");
+    return true;
+  }
+  if (c->args.size() != 3)
+    return fe.Error(c->span, fmt::format("{}: expected 0 or 3 arguments (tensor, shapes, "
+                                         "offsets), got {}",
+                                         PtoFunctionEmitter::OpName(c), c->args.size()));
+  const PtoTensor* t = fe.TensorArg(c, 0);
+  if (!t) return false;
+  auto sizes = fe.DimList(c->args[1], c->span);
+  auto offs = fe.IndexList(c->args[2], c->span);
+  if (!sizes || !offs) return false;
+  auto pv = fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes,
+                             t->name + "_pview");
+  fe.Op(fmt::format("pto.cmo.cacheinvalid {} single_cache_line : {}", pv.name, pv.type));
+  return true;
+}
+
+}  // namespace
+
+void RegisterPtoSystemOps(PtoOpTable& t) {
+  t.emitters["system.fence"] = Fence;
+  t.emitters["system.cacheinvalid"] = CacheInvalid;
+}
+
+}  // namespace pypto::codegen

@@ -1,0 +1,181 @@
+// PTO emission of core tile ops: GM <-> UB movement (tile.load / tile.store via
+// partition views + pto.tload / pto.tstore), allocation (tile.create), in-place
+// tile updates (set_validshape, fillpad_inplace) and elementwise compute in the
+// destination-passing form `pto.tadd ins(%a, %b : Ta, Tb) outs(%r : Tr)`.
+// Every tile result gets its own UB buffer from PtoFunctionEmitter::AllocTile.
+#include <fmt/format.h>
+
+#include "pypto/codegen/pto_function_emitter.h"
+#include "pypto/ir/casting.h"
+#include "pypto/ir/comm.h"
+#include "pypto/ir/op_utils.h"
+
+namespace pypto::codegen {
+
+using namespace pypto::ir;
+
+namespace {
+
+std::string ResultHint(const Var* result, std::string_view fallback) {
+  return result ? result->name_hint : std::string(fallback);
+}
+
+int64_t IntKwarg(const Call* c, std::string_view name, int64_t def) {
+  const Attr* a = FindAttr(c->kwargs, name);
+  return a && (a->kind == Attr::Kind::kInt || a->kind == Attr::Kind::kEnum) ? a->i : def;
+}
+
+bool TileLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const PtoTensor* t = fe.TensorArg(c, 0);
+  if (!t) return false;
+  const TileType* rt = As<TileType>(c->type);
+  if (!rt) return fe.Error(c->span, "tile.load: expected a tile result");
+  const PtoBinding* tile = fe.AllocTile(result, c);
+  if (!tile) return false;
+  auto offs = fe.IndexList(c->args[1], c->span);
+  if (!offs) return false;
+  // Partition extent: the requested valid region when given, else the shape.
+  const Expr* ext = c->args.size() > 3 && c->args[3] ? c->args[3] : c->args[2];
+  auto sizes = fe.DimList(ext, c->span);
+  if (!sizes) return false;
+  auto pv = fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes,
+                             ResultHint(result, "load") + "_pview");
+  fe.Op(fmt::format("pto.tload ins({} : {}) outs({} : {})", pv.name, pv.type, tile->value.name,
+                    tile->value.type));
+  return true;
+}
+
+bool TileStore(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const PtoBinding* tile = fe.TileArg(c, 0);
+  const PtoTensor* t = fe.TensorArg(c, 2);
+  if (!tile || !t) return false;
+  auto offs = fe.IndexList(c->args[1], c->span);
+  if (!offs) return false;
+  std::optional<std::vector<PtoDim>> sizes;
+  if (c->args.size() > 3 && c->args[3]) {
+    sizes = fe.DimList(c->args[3], c->span);
+  } else {
+    sizes = fe.TileExtent(Cast<TileType>(c->args[0]->type), t->type->shape.size(), c->span);
+  }
+  if (!sizes) return false;
+  auto pv = fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes,
+                             t->name + "_pview");
+  bool atomic = IntKwarg(c, "atomic", 0) == static_cast<int>(AtomicType::kAdd);
+  fe.Op(fmt::format("pto.tstore ins({} : {}) outs({} : {}){}", tile->value.name,
+                    tile->value.type, pv.name, pv.type,
+                    atomic ? " {atomicType = #pto<atomic_type atomic_add>}" : ""));
+  if (result) {
+    PtoBinding b;
+    b.kind = PtoBinding::Kind::kTensor;
+    b.tensor = t;
+    fe.Bind(result, b);
+  }
+  return true;
+}
+
+bool TileCreate(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  return fe.AllocTile(result, c) != nullptr;
+}
+
+bool TileSetValidShape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const PtoBinding* tile = fe.TileArg(c, 0);
+  if (!tile) return false;
+  PtoBinding b = *tile;
+  std::string r = fe.AsIndex(c->args[1]), col = fe.AsIndex(c->args[2]);
+  if (r.empty() || col.empty()) return false;
+  fe.Op(fmt::format("pto.set_validshape {}, {}, {} : {}", b.value.name, r, col, b.value.type));
+  if (result) fe.Bind(result, b);
+  return true;
+}
+
+bool TileFillPadInplace(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const PtoBinding* tile = fe.TileArg(c, 0);
+  if (!tile) return false;
+  PtoBinding b = *tile;
+  fe.Op(fmt::format("pto.tfillpad ins({} : {}) outs({} : {})", b.value.name, b.value.type,
+                    b.value.name, b.value.type));
+  if (result) fe.Bind(result, b);
+  return true;
+}
+
+// Tile x tile -> tile.
+const std::map<std::string, std::string, std::less<>>& BinaryOps() {
+  static const std::map<std::string, std::string, std::less<>> m = {
+      {"tile.add", "pto.tadd"},     {"tile.sub", "pto.tsub"},     {"tile.mul", "pto.tmul"},
+      {"tile.div", "pto.tdiv"},     {"tile.maximum", "pto.tmax"}, {"tile.minimum", "pto.tmin"},
+      {"tile.max", "pto.tmax"},     {"tile.min", "pto.tmin"},     {"tile.and", "pto.tand"},
+      {"tile.or", "pto.tor"},       {"tile.xor", "pto.txor"},     {"tile.rem", "pto.trem"},
+  };
+  return m;
+}
+// Tile x scalar -> tile.
+const std::map<std::string, std::string, std::less<>>& ScalarOps() {
+  static const std::map<std::string, std::string, std::less<>> m = {
+      {"tile.adds", "pto.tadds"},         {"tile.subs", "pto.tsubs"},
+      {"tile.muls", "pto.tmuls"},         {"tile.divs", "pto.tdivs"},
+      {"tile.maximums", "pto.tmaxs"},     {"tile.minimums", "pto.tmins"},
+  };
+  return m;
+}
+// Tile -> tile.
+const std::map<std::string, std::string, std::less<>>& UnaryOps() {
+  static const std::map<std::string, std::string, std::less<>> m = {
+      {"tile.exp", "pto.texp"},   {"tile.neg", "pto.tneg"},     {"tile.abs", "pto.tabs"},
+      {"tile.sqrt", "pto.tsqrt"}, {"tile.rsqrt", "pto.trsqrt"}, {"tile.recip", "pto.trecip"},
+      {"tile.log", "pto.tlog"},   {"tile.relu", "pto.trelu"},   {"tile.not", "pto.tnot"},
+      {"tile.move", "pto.tmov"},
+  };
+  return m;
+}
+
+bool TileBinary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const std::string& op = BinaryOps().find(NormalizeOpName(c->op->name))->second;
+  const PtoBinding* a = fe.TileArg(c, 0);
+  const PtoBinding* b = fe.TileArg(c, 1);
+  if (!a || !b) return false;
+  const PtoBinding* r = fe.AllocTile(result, c);
+  if (!r) return false;
+  fe.Op(fmt::format("{} ins({}, {} : {}, {}) outs({} : {})", op, a->value.name, b->value.name,
+                    a->value.type, b->value.type, r->value.name, r->value.type));
+  return true;
+}
+
+bool TileScalar(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const std::string& op = ScalarOps().find(NormalizeOpName(c->op->name))->second;
+  const PtoBinding* a = fe.TileArg(c, 0);
+  if (!a) return false;
+  const TileType* tt = Cast<TileType>(c->args[0]->type);
+  PtoValue s = fe.CastTo(fe.Value(c->args[1]), PtoFunctionEmitter::MlirScalarType(tt->dtype));
+  if (!s.ok()) return false;
+  const PtoBinding* r = fe.AllocTile(result, c);
+  if (!r) return false;
+  fe.Op(fmt::format("{} ins({}, {} : {}, {}) outs({} : {})", op, a->value.name, s.name,
+                    a->value.type, s.type, r->value.name, r->value.type));
+  return true;
+}
+
+bool TileUnary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const std::string& op = UnaryOps().find(NormalizeOpName(c->op->name))->second;
+  const PtoBinding* a = fe.TileArg(c, 0);
+  if (!a) return false;
+  const PtoBinding* r = fe.AllocTile(result, c);
+  if (!r) return false;
+  fe.Op(fmt::format("{} ins({} : {}) outs({} : {})", op, a->value.name, a->value.type,
+                    r->value.name, r->value.type));
+  return true;
+}
+
+}  // namespace
+
+void RegisterPtoTileOps(PtoOpTable& t) {
+  t.emitters["tile.load"] = TileLoad;
+  t.emitters["tile.store"] = TileStore;
+  t.emitters["tile.create"] = TileCreate;
+  t.emitters["tile.set_validshape"] = TileSetValidShape;
+  t.emitters["tile.fillpad_inplace"] = TileFillPadInplace;
+  for (const auto& [name, op] : BinaryOps()) t.emitters[name] = TileBinary;
+  for (const auto& [name, op] : ScalarOps()) t.emitters[name] = TileScalar;
+  for (const auto& [name, op] : UnaryOps()) t.emitters[name] = TileUnary;
+}
+
+}  // namespace pypto::codegen

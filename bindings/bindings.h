@@ -1,0 +1,49 @@
+// Shared declarations of the pybind11 module `pypto._core`: the Program handle
+// every binding passes around, the exception types, and the per-area Init*
+// entry points module.cc calls. A Program handle owns (a shared_ptr to) the
+// ir::Context whose arena holds its nodes, so a Python Program can never outlive
+// the memory it points into; programs derived by passes share that context.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pypto/core/diagnostics.h"
+#include "pypto/ir/context.h"
+#include "pypto/ir/program.h"
+
+namespace pypto::bindings {
+
+namespace py = pybind11;
+
+struct ProgramHandle {
+  std::shared_ptr<ir::Context> ctx;
+  const ir::Program* prog = nullptr;
+};
+
+// The exception classes (created once in InitErrors, exported as
+// pypto._core.PyptoError / ParseError / VerifyError / PassError / EmitError /
+// SimError).
+enum class ErrorKind { kParse, kVerify, kPass, kEmit, kSim };
+
+// Raises the Python exception of `kind` whose message is the rendered
+// diagnostics (`file:line:col: error: ...` + source line + caret) and whose
+// `diagnostics` attribute is a list of dicts (severity, file, line, col, length,
+// message, notes). `fallback` is used as the message when `diag` is empty.
+[[noreturn]] void RaiseDiagnostics(ErrorKind kind, const DiagnosticEngine& diag,
+                                   const SourceManager& sources, const std::string& fallback);
+
+// Structured form of a diagnostic list (the `diagnostics` attribute above).
+py::list DiagnosticsToPython(const DiagnosticEngine& diag, const SourceManager& sources);
+
+void InitErrors(py::module_& m);
+void InitIr(py::module_& m);
+void InitRegistry(py::module_& m);
+void InitPasses(py::module_& m);
+void InitCodegen(py::module_& m);
+void InitSim(py::module_& m);
+
+}  // namespace pypto::bindings

@@ -1,0 +1,25 @@
+"""pypto-dist: a compiler and multi-rank simulator for PyPTO distributed programs.
+
+* :mod:`pypto.language` (``pl``) and :mod:`pypto.language.distributed` (``pld``):
+  the DSL, with upstream PyPTO's names;
+* :mod:`pypto.ir`: parse / print / verify / run passes / emit PTO MLIR;
+* :mod:`pypto.sim`: run a program on P simulated ranks (numpy in and out).
+
+Errors in a user's program raise :class:`PyptoError` subclasses whose message is
+the rendered compiler diagnostics (``file:line:col: error: ...``).
+"""
+
+from . import _core
+from ._core import (EmitError, InternalError, ParseError, PassError, Program, PyptoError,
+                    SimError, VerifyError)
+
+__all__ = ["Program", "PyptoError", "ParseError", "VerifyError", "PassError", "EmitError",
+           "SimError", "InternalError", "ir", "language", "sim"]
+
+
+def __getattr__(name):
+    # Submodules load on first use so `import pypto` stays cheap.
+    if name in ("ir", "language", "sim"):
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'pypto' has no attribute '{name}'")

@@ -1,0 +1,100 @@
+"""``pypto.ir``: the compiler pipeline on :class:`pypto.Program` objects.
+
+``parse(text)`` / ``python_print(program)`` (also ``str(program)``) convert between
+IR text — the DSL syntax — and programs; ``verify``; ``structural_equal``;
+``run_passes(program, "default" | "a,b")``; ``emit_pto(program)``. Errors raise
+``pypto.PyptoError`` subclasses. For programs built by the decorators, every
+reported position is mapped back to the user's Python source.
+"""
+
+from .. import _core
+from .._core import Program
+from ..language._frontend import remap_error
+
+
+def _mapped(program, fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except _core.PyptoError as e:
+        raise remap_error(e, getattr(program, "_pypto_source_map", None)) from None
+
+
+def _inherit(src, dst):
+    smap = getattr(src, "_pypto_source_map", None)
+    if smap is not None:
+        dst._pypto_source_map = smap
+    return dst
+
+
+def parse(text, filename="<string>", *, verify=True, allow_internal_ops=True, constants=None,
+          target_arch="a2a3"):
+    """Parses IR text into a Program and (unless ``verify=False``) verifies it.
+    ``allow_internal_ops`` accepts compiler-only ops (printed IR after passes).
+    Raises ParseError / VerifyError with the rendered diagnostics."""
+    prog = _core.parse(text, filename=filename, allow_internal_ops=allow_internal_ops,
+                       constants=constants, target_arch=target_arch)
+    if verify:
+        _core.verify(prog)
+    return prog
+
+
+def parse_file(path, **kwargs):
+    """Parses a ``.pir`` (or ``.py`` with a ``@pl.program`` class) file."""
+    with open(path, encoding="utf-8") as f:
+        return parse(f.read(), filename=str(path), **kwargs)
+
+
+def python_print(program):
+    """The canonical IR text of a program (print -> parse -> print is byte-identical)."""
+    return _core.python_print(program)
+
+
+def verify(program):
+    """Verifies a program; raises VerifyError listing every problem."""
+    _mapped(program, _core.verify, program)
+
+
+def structural_equal(a, b):
+    """True when two programs are structurally equal (spans and names ignored)."""
+    return _core.structural_equal(a, b)
+
+
+def structural_diff(a, b):
+    """None when structurally equal, else the first difference."""
+    return _core.structural_diff(a, b)
+
+
+def assert_structural_equal(a, b):
+    """Raises AssertionError describing the first difference when ``a != b``."""
+    why = _core.structural_diff(a, b)
+    if why is not None:
+        raise AssertionError(f"programs differ structurally: {why}")
+
+
+def structural_hash(program):
+    """Hash consistent with structural_equal."""
+    return _core.structural_hash(program)
+
+
+def run_passes(program, pipeline="default", **options):
+    """Runs a named pipeline (``"default"``) or a comma-separated pass list and returns
+    the new Program. Options: verify_each, roundtrip_each, print_after (list of pass
+    names), print_after_all, time_passes; their output is in ``result.pass_log``."""
+    out = _mapped(program, _core.run_passes, program, pipeline, **options)
+    return _inherit(program, out)
+
+
+def compile(program, pipeline="default", **options):
+    """Alias of :func:`run_passes` (upstream's ``ir.compile`` entry point name)."""
+    return run_passes(program, pipeline, **options)
+
+
+def emit_pto(program, target_arch="", emit_source_loc=False):
+    """PTO MLIR text of every kernel of a (lowered) program: dict name -> text."""
+    return _mapped(program, _core.emit_pto, program, target_arch=target_arch,
+                   emit_source_loc=emit_source_loc)
+
+
+__all__ = ["Program", "parse", "parse_file", "python_print", "verify", "structural_equal",
+           "structural_diff", "assert_structural_equal", "structural_hash", "run_passes",
+           "compile", "emit_pto"]

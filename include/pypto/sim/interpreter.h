@@ -1,0 +1,173 @@
+// The IR interpreter behind pypto-run: statements, expressions, function calls
+// and host dispatch, plus the per-op semantic table (one handler per op name,
+// registered by src/sim/semantics/*.cc) and the memory-access helpers every
+// handler uses (bounds checks, valid regions, race-detector hooks, stats).
+//
+// Threads: an Exec is one logical thread's interpreter state. The host Exec
+// queues `self.f(..., device=r)` calls and host collectives per rank; Flush()
+// runs every rank's queue in program order on that rank's device worker and
+// returns when all are done (the host waits for all ranks at the end).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pypto/ir/context.h"
+#include "pypto/ir/op_registry.h"
+#include "pypto/sim/detectors.h"
+#include "pypto/sim/machine.h"
+#include "pypto/sim/run.h"
+#include "pypto/sim/schedule.h"
+#include "pypto/sim/trace.h"
+#include "pypto/sim/value.h"
+
+namespace pypto::sim {
+
+class Interpreter;
+class Exec;
+
+using OpFn = Value (*)(Exec& ex, const ir::Call& call, std::vector<Value>& args);
+
+struct OpTable {
+  std::unordered_map<std::string, OpFn> fns;
+  // Ops the executor deliberately does not run, with the reason printed in the
+  // "not supported by pypto-run" error.
+  std::map<std::string, std::string> unsupported;
+  // Ops whose call is a cross-rank collective (host calls become per-rank tasks).
+  std::map<std::string, bool> collective;
+};
+const OpTable& GetOpTable();
+// "pl.tile.load" and "tile.load" both name the registered op "tile.load".
+std::string_view NormalizeOpName(std::string_view name);
+
+void RegisterScalarSemantics(OpTable& t);
+void RegisterTensorSemantics(OpTable& t);
+void RegisterTileSemantics(OpTable& t);
+void RegisterDistributedSemantics(OpTable& t);
+void RegisterCollectiveSemantics(OpTable& t);
+
+// Scalar arithmetic on values (Python semantics for // and %; wraps to `dt`).
+Value ScalarBinary(ir::BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero);
+Value ScalarUnary(ir::UnaryOp op, const Value& a, DataType dt);
+Value CastScalar(const Value& a, DataType dt);
+
+// A queued unit of device work: a function call or a host-level collective.
+struct Task {
+  const ir::Function* fn = nullptr;
+  const ir::Call* call = nullptr;  // the dispatching call / the collective
+  std::vector<Value> args;
+  std::vector<uint32_t> clock;
+};
+
+struct Frame {
+  const ir::Function* fn = nullptr;
+  std::unordered_map<const ir::Var*, Value> env;
+  std::vector<Value> yielded;
+  std::vector<Value> ret;
+};
+
+// A defer_wait condition: the task completes once cell >= expected.
+struct DeferredCond {
+  int alloc;
+  int device;
+  int64_t byte_off;
+  int64_t expected;
+  std::string what;
+  Span span;
+};
+
+class Exec {
+ public:
+  Exec(Interpreter& in, LogicalThread& t);
+  Interpreter& in;
+  LogicalThread& t;
+  Machine& m;
+  Scheduler& sched;
+  RaceDetector& races;
+  Frame* frame = nullptr;
+  std::vector<std::vector<Task>>* queues = nullptr;  // host thread only
+  std::vector<DeferredCond> deferred;
+  const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
+
+  int device() const { return t.device; }
+  bool is_host() const { return t.device < 0; }
+  std::string FunctionName() const;
+
+  // Throws SimError "<op>: <msg>" at the current call's span.
+  [[noreturn]] void Fail(const std::string& msg, int code = 1) const;
+
+  // Op-argument helpers. Arg() finds an argument by the op's registered name
+  // (nullptr when the optional argument is absent).
+  static const Value* Arg(const ir::Call& c, std::vector<Value>& args, std::string_view name);
+  static int64_t KwInt(const ir::Call& c, std::string_view name, int64_t def);
+  static bool KwBool(const ir::Call& c, std::string_view name, bool def);
+  static std::string KwStr(const ir::Call& c, std::string_view name, const std::string& def);
+  static std::optional<DataType> KwDType(const ir::Call& c, std::string_view name);
+  const TensorVal& Tensor(const Value& v, const char* what) const;
+  const TileVal& Tile(const Value& v, const char* what) const;
+  int64_t Int(const Value& v, const char* what) const;
+  std::vector<int64_t> Ints(const Value& v, const char* what) const;  // tuple of ints
+
+  // Memory. `device` selects which rank's copy of a window view is addressed
+  // (ignored for host tensors). Regions are boxes in view coordinates; data is
+  // row-major over `ext`. Bounds are checked against the view shape and the
+  // storage; violations are errors naming the op, rank and source line.
+  uint8_t* Base(const TensorVal& v, int device) const;
+  void CheckRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
+                   const std::vector<int64_t>& ext, const char* role) const;
+  std::vector<double> ReadRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
+                                 const std::vector<int64_t>& ext, const char* role);
+  void WriteRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
+                   const std::vector<int64_t>& ext, const double* data, bool atomic_add,
+                   const char* role);
+  // Window byte offset of element `idx` of a window view (for signal cells).
+  int64_t CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx, const char* role) const;
+  // Maps a domain-relative peer rank of window view `v` to a device (errors when out of range).
+  int PeerDevice(const TensorVal& v, int64_t peer) const;
+  int MyDomainRank(const TensorVal& v) const;
+  void Point();  // a schedule switch point
+};
+
+class Interpreter {
+ public:
+  Interpreter(ir::Context& ctx, const ir::Program& p, Machine& m, Scheduler& s, RaceDetector& r,
+              Trace& tr, const RunOptions& o);
+
+  ir::Context& ctx;
+  const ir::Program& program;
+  Machine& machine;
+  Scheduler& sched;
+  RaceDetector& races;
+  Trace& trace;
+  const RunOptions& opts;
+  std::unordered_map<const ir::Var*, Value> globals;  // dynamic dims (NR, ...)
+  std::vector<std::string> residue_reports;           // --check-signals findings
+  std::mutex residue_mu;
+
+  Value CallFunction(Exec& ex, const ir::Function& f, std::vector<Value> args);
+  // Runs every queued rank task and waits for all of them.
+  void Flush(Exec& host);
+  Value Eval(Exec& ex, const ir::Expr* e);
+  std::string FormatSpan(Span s) const;         // "file:line"
+  std::string RenderError(Span s, const std::string& msg) const;  // full diagnostic
+  // Checks a signal allocation is all zero on every device of its domain.
+  void CheckSignalZero(int alloc, const std::string& when);
+
+ private:
+  enum class Flow { kNormal, kBreak, kContinue, kReturn };
+  Flow ExecStmt(Exec& ex, const ir::Stmt* s);
+  Flow ExecFor(Exec& ex, const ir::ForStmt* s);
+  Flow ExecWhile(Exec& ex, const ir::WhileStmt* s);
+  void ExecSpawn(Exec& ex, const ir::ScopeStmt* s, int64_t n, bool split, const ir::Var* var);
+  Value EvalCall(Exec& ex, const ir::Call* c);
+  Value CallOp(Exec& ex, const ir::Call* c, std::vector<Value>& args);
+  Value Dispatch(Exec& ex, const ir::Call* c, const ir::Function& f, std::vector<Value> args);
+  void RunWorker(Exec& ex, std::vector<Task>& tasks);
+  void Bind(Exec& ex, const ir::Var* v, Value val);
+};
+
+}  // namespace pypto::sim

@@ -1,0 +1,139 @@
+// The simulated machine: P device ranks, window allocations (one zeroed copy
+// per rank), comm domains (distinct device sets, inferred from which ranks a
+// window's views are dispatched to, or given by a CommDomainScopeStmt), INT32
+// signal cells with atomic add/set, collective rendezvous points, per-rank
+// traffic statistics and the first fatal error. Thread-safe: signal cells use
+// std::atomic_ref, bookkeeping is under `mu`.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pypto/core/span.h"
+#include "pypto/sim/value.h"
+
+namespace pypto::sim {
+
+// A user-visible runtime error (exit code 1, or 3 for detector findings).
+struct SimError : std::runtime_error {
+  SimError(Span s, std::string msg, int code = 1)
+      : std::runtime_error(std::move(msg)), span(s), exit_code(code) {}
+  Span span;
+  int exit_code;
+};
+
+// Thrown inside a logical thread when the run is being torn down (another
+// thread failed or a deadlock was reported); threads unwind silently.
+struct Aborted {};
+
+struct Allocation {
+  int id = 0;
+  std::string name;
+  int64_t bytes = 0;
+  Span span;
+  std::vector<uint8_t*> mem;         // per device, 64-byte aligned, zeroed
+  std::set<int> devices;             // devices its views were dispatched to
+  std::optional<std::vector<int>> explicit_devices;  // from pld.comm_domain
+  int domain = -1;                   // cached (reset when devices change)
+  bool signal = false;               // used as a signal (notify/wait/collective signal)
+  std::vector<int64_t> signal_shape; // shape of the view it was last used as a signal through
+  std::string signal_view;           // name of that view
+  bool poisoned = false;
+};
+
+struct Domain {
+  int id = 0;
+  std::vector<int> devices;  // sorted; rank i of the domain is devices[i]
+  int RankOf(int device) const;
+  std::string Describe() const;  // "{0, 1, 2}"
+};
+
+struct RankStats {
+  std::atomic<int64_t> bytes_sent{0}, bytes_received{0}, notifies{0}, waits{0}, collectives{0};
+};
+
+// One whole-operation collective call: the k-th collective of every rank of a domain.
+struct Rendezvous {
+  int domain = 0;
+  int64_t seq = 0;
+  std::vector<std::string> op;   // per domain rank ("" = not arrived)
+  std::vector<Span> span;
+  std::vector<std::vector<Value>> args;
+  std::vector<const void*> call;  // the ir::Call of each rank (kwargs)
+  int arrived = 0;
+  std::atomic<bool> done{false};   // every rank arrived (and the ops agree)
+  std::atomic<int> finished{0};    // ranks done with their share of the work
+  std::vector<uint32_t> clock;    // joined vector clock of all arrivals
+  std::string error;              // set by the completing rank on mismatch
+};
+
+class Machine {
+ public:
+  Machine(int ranks, bool poison_nan);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  int ranks() const { return ranks_; }
+  bool poison_nan() const { return poison_nan_; }
+
+  int NewAllocation(const std::string& name, int64_t bytes, Span span);
+  Allocation& alloc(int id) { return *allocs_[id]; }
+  size_t NumAllocations() const { return allocs_.size(); }
+  int FindAllocation(const std::string& name) const;  // -1 when absent
+  uint8_t* WindowBytes(int alloc, int device) { return allocs_[alloc]->mem[device]; }
+
+  // Records that `v` (possibly a tuple) was dispatched to `device`.
+  void NoteDispatch(int device, const Value& v);
+  // Pending comm_domain scopes: allocations named in `slots` get `devices`.
+  void SetExplicitDomain(const std::vector<std::string>& slots, const std::vector<int>& devices);
+  // The domain of an allocation (all ranks when nothing dispatched it).
+  int DomainOf(int alloc);
+  const Domain& domain(int id) { return *domains_[id]; }
+  int DomainForDevices(std::vector<int> devices);
+  void InvalidateDomains();
+
+  // Rendezvous k of a domain (created on first arrival).
+  Rendezvous& GetRendezvous(int domain, int64_t seq);
+  int64_t NextCollectiveSeq(int device, int domain);
+
+  std::vector<RankStats>& stats() { return stats_; }
+
+  // Fatal error bookkeeping: the first error wins; later ones are dropped.
+  void Fail(const std::string& message, int exit_code);
+  bool failed() const { return failed_.load(); }
+  std::string error_message();
+  int error_code();
+
+  std::mutex mu;
+
+ private:
+  int ranks_;
+  bool poison_nan_;
+  std::vector<std::unique_ptr<Allocation>> allocs_;
+  std::vector<std::unique_ptr<Domain>> domains_;
+  std::map<std::vector<int>, int> domain_ids_;
+  std::map<std::string, std::vector<int>> pending_explicit_;
+  std::map<std::pair<int, int64_t>, std::unique_ptr<Rendezvous>> rendezvous_;
+  std::map<std::pair<int, int>, int64_t> seq_;
+  std::vector<RankStats> stats_;
+  std::atomic<bool> failed_{false};
+  std::string error_;
+  int error_code_ = 0;
+  std::mutex err_mu_;
+};
+
+// INT32 cell operations (atomic, seq_cst).
+int32_t CellLoad(uint8_t* p);
+void CellAdd(uint8_t* p, int32_t v);
+void CellSet(uint8_t* p, int32_t v);
+
+}  // namespace pypto::sim

@@ -1,0 +1,85 @@
+// Schedules of logical threads (host, per-rank device workers, SPMD blocks,
+// split-AIV sub-blocks). Two implementations behind one interface:
+//  - parallel: one OS thread per logical thread; a blocked wait spins ~100
+//    times, then sched_yield()s (so 8 ranks on 2 cores stay fast); exact
+//    deadlock detection when every live thread is blocked, plus a deadline.
+//  - random:SEED: exactly one logical thread runs at a time; at every switch
+//    point (each comm op, each wait) the baton goes to a runnable thread chosen
+//    by a seeded RNG, so a seed replays the same interleaving; deadlock is exact
+//    (no runnable thread).
+// On deadlock every blocked thread is reported with its BlockInfo; then all
+// threads unwind by throwing Aborted.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pypto/core/span.h"
+#include "pypto/sim/run.h"
+
+namespace pypto::sim {
+
+class Machine;
+
+// Why a thread is blocked: rendered into the deadlock report.
+struct BlockInfo {
+  std::string what;      // "pld.system.wait", "pld.tensor.allreduce", "join", ...
+  std::string function;  // enclosing function
+  Span span;
+  // Describes the unmet condition now (e.g. "signal 'sig' cell [1, 0] == 2
+  // expected (Ge), actual 1"); evaluated when the report is written.
+  std::function<std::string()> describe;
+};
+
+struct ThreadState;
+
+// One logical thread of execution.
+struct LogicalThread {
+  int tid = 0;
+  std::string name;     // "host", "rank1", "rank1.block2", ...
+  int device = -1;      // -1 = host
+  int64_t block_idx = 0, block_num = 1, subblock_idx = 0, subblock_num = 1;
+  std::vector<uint32_t> clock;  // vector clock (race detection)
+  ThreadState* state = nullptr;  // scheduler-private
+  int64_t step = 0;
+};
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  // Runs `bodies` as new logical threads (children of `parent`) and returns when
+  // all have finished. Exceptions other than Aborted are the body's business.
+  virtual void RunGroup(LogicalThread& parent, std::vector<std::unique_ptr<LogicalThread>>& kids,
+                        const std::function<void(LogicalThread&)>& body) = 0;
+  // A switch point (called at every comm op).
+  virtual void Point(LogicalThread& t) = 0;
+  // Blocks until ready() holds. ready() must only read atomics / machine state
+  // under no lock of its own. Throws Aborted when the run is torn down.
+  virtual void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) = 0;
+  // Registers the initial (host) thread.
+  virtual void Start(LogicalThread& main) = 0;
+  virtual void Finish(LogicalThread& main) = 0;
+  // Aborts the run (all blocked threads throw Aborted).
+  virtual void Abort() = 0;
+  virtual bool aborted() const = 0;
+  // Set once a deadlock was detected: the rendered report.
+  virtual std::string deadlock_report() const = 0;
+  // A monotonically increasing timestamp for traces (µs in parallel mode,
+  // switch-step count in random mode, which keeps traces deterministic).
+  virtual int64_t Now(LogicalThread& t) = 0;
+  int NewTid() { return next_tid_++; }
+  // Renders a span as "file:line" for reports.
+  void SetSpanFormatter(std::function<std::string(Span)> f) { span_fmt_ = std::move(f); }
+
+ protected:
+  std::atomic<int> next_tid_{0};
+  std::function<std::string(Span)> span_fmt_;
+};
+
+std::unique_ptr<Scheduler> MakeScheduler(const RunOptions& opts);
+
+}  // namespace pypto::sim

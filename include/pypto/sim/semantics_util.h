@@ -1,0 +1,48 @@
+// Small helpers shared by the op-semantics files of the executor (new tensors
+// and tiles, element-wise application over valid regions, reductions).
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "pypto/sim/value.h"
+
+namespace pypto::sim {
+
+// A fresh packed host tensor (zeroed).
+std::shared_ptr<TensorVal> NewHostTensor(DataType dt, const std::vector<int64_t>& shape,
+                                         const std::string& name = "");
+std::vector<int64_t> PackedStrides(const std::vector<int64_t>& shape);
+std::shared_ptr<TileVal> NewTile(DataType dt, const std::vector<int64_t>& shape);
+
+// Binary element-wise kinds shared by tile.*, tensor.* and the collectives.
+enum class ElemOp { kAdd, kSub, kMul, kDiv, kMax, kMin };
+inline double ApplyElem(ElemOp op, double a, double b) {
+  switch (op) {
+    case ElemOp::kAdd: return a + b;
+    case ElemOp::kSub: return a - b;
+    case ElemOp::kMul: return a * b;
+    case ElemOp::kDiv: return a / b;
+    case ElemOp::kMax: return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
+    case ElemOp::kMin: return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
+  }
+  return 0;
+}
+// Integer element-wise division truncates like hardware integer division.
+double ApplyElemTyped(ElemOp op, DataType dt, double a, double b, bool* div_zero);
+
+}  // namespace pypto::sim
+
+namespace pypto::sim {
+class Exec;
+// Loads box [off, off+valid) of `t` (rank `device`'s copy for windows) into a
+// tile of `shape`; valid is intersected with the tensor's valid region.
+std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
+                                  const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                  std::vector<int64_t> valid, const char* role);
+// Stores the tile's valid region (clipped to `ext` when given) at `off`.
+void StoreTile(Exec& ex, const TileVal& tile, const TensorVal& t, int device,
+               const std::vector<int64_t>& off, std::vector<int64_t> ext, bool atomic,
+               const char* role);
+}  // namespace pypto::sim

@@ -1,0 +1,512 @@
+// Statement and expression interpretation, function calls, host dispatch and
+// the rank workers (see include/pypto/sim/interpreter.h).
+#include "pypto/sim/interpreter.h"
+
+#include <fmt/format.h>
+
+#include "pypto/core/check.h"
+#include "pypto/ir/casting.h"
+
+namespace pypto::sim {
+
+using namespace ir;
+
+std::string_view NormalizeOpName(std::string_view name) {
+  if (name.substr(0, 3) == "pl.") name.remove_prefix(3);
+  return name;
+}
+
+const OpTable& GetOpTable() {
+  static const OpTable* t = [] {
+    auto* tab = new OpTable();
+    RegisterScalarSemantics(*tab);
+    RegisterTensorSemantics(*tab);
+    RegisterTileSemantics(*tab);
+    RegisterDistributedSemantics(*tab);
+    RegisterCollectiveSemantics(*tab);
+    return tab;
+  }();
+  return *t;
+}
+
+Interpreter::Interpreter(Context& c, const Program& p, Machine& m, Scheduler& s, RaceDetector& r,
+                         Trace& tr, const RunOptions& o)
+    : ctx(c), program(p), machine(m), sched(s), races(r), trace(tr), opts(o) {}
+
+std::string Interpreter::FormatSpan(Span s) const {
+  if (!s.IsKnown()) return "<unknown location>";
+  return ctx.sources().FileName(s.file) + ":" + std::to_string(s.line);
+}
+
+std::string Interpreter::RenderError(Span s, const std::string& msg) const {
+  DiagnosticEngine d(&ctx.sources());
+  d.Error(s, msg);
+  std::string r = d.Render();
+  if (!r.empty() && r.back() != '\n') r += '\n';
+  return r;
+}
+
+void Interpreter::Bind(Exec& ex, const Var* v, Value val) { ex.frame->env[v] = std::move(val); }
+
+Value Interpreter::Eval(Exec& ex, const Expr* e) {
+  switch (e->kind) {
+    case NodeKind::kVar:
+    case NodeKind::kIterArg: {
+      auto it = ex.frame->env.find(static_cast<const Var*>(e));
+      if (it != ex.frame->env.end()) return it->second;
+      auto g = globals.find(static_cast<const Var*>(e));
+      if (g != globals.end()) return g->second;
+      throw SimError(e->span, "use of variable '" + static_cast<const Var*>(e)->name_hint +
+                                  "' that has no value at run time; bind it (dynamic dims bind "
+                                  "from input shapes)");
+    }
+    case NodeKind::kConstInt: {
+      auto* c = static_cast<const ConstInt*>(e);
+      return Value::Int(c->value, c->dtype());
+    }
+    case NodeKind::kConstFloat: {
+      auto* c = static_cast<const ConstFloat*>(e);
+      return Value::Float(RoundTo(c->dtype(), c->value), c->dtype());
+    }
+    case NodeKind::kConstBool:
+      return Value::Bool(static_cast<const ConstBool*>(e)->value);
+    case NodeKind::kBinaryExpr: {
+      auto* b = static_cast<const BinaryExpr*>(e);
+      Value l = Eval(ex, b->lhs);
+      if (b->op == BinaryOp::kAnd && !l.AsBool()) return Value::Bool(false);
+      if (b->op == BinaryOp::kOr && l.AsBool()) return Value::Bool(true);
+      Value r = Eval(ex, b->rhs);
+      const auto* st = As<ScalarType>(e->type);
+      DataType dt = st ? st->dtype : (l.IsFloatScalar() || r.IsFloatScalar() ? DataType::kFP32
+                                                                              : DataType::kIndex);
+      bool dz = false;
+      Value out = ScalarBinary(b->op, l, r, dt, &dz);
+      if (dz) throw SimError(e->span, "integer division or modulo by zero");
+      return out;
+    }
+    case NodeKind::kUnaryExpr: {
+      auto* u = static_cast<const UnaryExpr*>(e);
+      Value x = Eval(ex, u->operand);
+      const auto* st = As<ScalarType>(e->type);
+      return ScalarUnary(u->op, x, st ? st->dtype : x.dtype);
+    }
+    case NodeKind::kCall:
+      return EvalCall(ex, static_cast<const Call*>(e));
+    case NodeKind::kMakeTuple: {
+      auto* t = static_cast<const MakeTuple*>(e);
+      std::vector<Value> v;
+      v.reserve(t->elements.size());
+      for (const Expr* x : t->elements) v.push_back(Eval(ex, x));
+      return Value::Tuple(std::move(v));
+    }
+    case NodeKind::kTupleGetItem: {
+      auto* g = static_cast<const TupleGetItem*>(e);
+      Value t = Eval(ex, g->tuple);
+      if (t.kind != Value::Kind::kTuple || g->index < 0 ||
+          static_cast<size_t>(g->index) >= t.tuple->size())
+        throw SimError(e->span, "tuple index " + std::to_string(g->index) + " out of range");
+      return (*t.tuple)[g->index];
+    }
+    default:
+      break;
+  }
+  throw SimError(e->span, "expression kind " + std::string(NodeKindName(e->kind)) +
+                              " is not supported by pypto-run");
+}
+
+Value Interpreter::EvalCall(Exec& ex, const Call* c) {
+  if (!c->op) {
+    const Function* f = program.Find(c->callee);
+    if (!f) throw SimError(c->span, "call of unknown function '" + c->callee + "'");
+    std::vector<Value> args;
+    args.reserve(c->args.size());
+    for (const Expr* a : c->args) args.push_back(Eval(ex, a));
+    if (FindAttr(c->attrs, "device") && ex.is_host()) return Dispatch(ex, c, *f, std::move(args));
+    int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
+    Value r = CallFunction(ex, *f, std::move(args));
+    if (trace.enabled()) trace.Event(ex.t.tid, f->name, "call", ts, sched.Now(ex.t) - ts);
+    return r;
+  }
+  std::vector<Value> args;
+  args.reserve(c->args.size());
+  for (const Expr* a : c->args) args.push_back(Eval(ex, a));
+  return CallOp(ex, c, args);
+}
+
+Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
+  const OpTable& tab = GetOpTable();
+  std::string name(NormalizeOpName(c->OpName()));
+  auto it = tab.fns.find(name);
+  if (it == tab.fns.end()) {
+    auto u = tab.unsupported.find(name);
+    std::string why = u != tab.unsupported.end() ? " (" + u->second + ")" : "";
+    throw SimError(c->span, name + ": not supported by pypto-run" + why);
+  }
+  bool comm = name.rfind("pld.", 0) == 0 || name.rfind("builtin.", 0) == 0;
+  // A host-level collective becomes one task per rank of its domain.
+  if (ex.is_host() && tab.collective.count(name)) {
+    Value target;
+    int alloc = -1;
+    for (const Value& v : args)
+      if (v.kind == Value::Kind::kTensor && v.tensor->IsWindow()) {
+        if (alloc < 0) alloc = v.tensor->alloc;
+      }
+    if (alloc < 0) throw SimError(c->span, name + ": expects window-bound operands");
+    const Domain& d = machine.domain(machine.DomainOf(alloc));
+    for (int dev : d.devices) {
+      Task t;
+      t.call = c;
+      t.args = args;
+      t.clock = ex.t.clock;
+      (*ex.queues)[dev].push_back(std::move(t));
+    }
+    ClockTick(ex.t);
+    // Window-as-result: the collective returns its target (first window operand
+    // for allreduce/barrier/broadcast/reduce_scatter; the target for the rest).
+    const Value* tgt = Exec::Arg(*c, args, "target");
+    if (!tgt) tgt = Exec::Arg(*c, args, "src");
+    if (!tgt) tgt = Exec::Arg(*c, args, "signal");
+    return tgt ? *tgt : args[0];
+  }
+  if (ex.is_host() && !comm && name.rfind("tensor.", 0) == 0 && name != "tensor.slice" &&
+      name != "tensor.view")
+    Flush(ex);  // the host touches tensor data: let queued device work land first
+  if (comm) ex.Point();
+  const Call* saved = ex.cur_call;
+  ex.cur_call = c;
+  int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
+  Value r = it->second(ex, *c, args);
+  if (trace.enabled()) trace.Event(ex.t.tid, name, comm ? "comm" : "op", ts, sched.Now(ex.t) - ts);
+  ex.cur_call = saved;
+  return r;
+}
+
+Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vector<Value> args) {
+  const Attr* da = FindAttr(c->attrs, "device");
+  int64_t dev = 0;
+  if (da->kind == Attr::Kind::kInt) {
+    dev = da->i;
+  } else if (da->kind == Attr::Kind::kExpr) {
+    dev = Eval(ex, da->expr).AsInt();
+  } else {
+    throw SimError(c->span, "self." + f.name + ": device= must be an integer");
+  }
+  if (dev < 0 || dev >= machine.ranks())
+    throw SimError(c->span, fmt::format("self.{}: device={} is out of range for --ranks {}",
+                                        f.name, dev, machine.ranks()));
+  for (const Value& v : args) machine.NoteDispatch(static_cast<int>(dev), v);
+  Task t;
+  t.fn = &f;
+  t.call = c;
+  t.args = args;
+  t.clock = ex.t.clock;
+  (*ex.queues)[dev].push_back(std::move(t));
+  ClockTick(ex.t);
+  // Results of an asynchronous dispatch: parameters returned as-is alias the
+  // caller's arguments (Out tensors); anything else has no host value.
+  std::vector<Value> rets;
+  if (auto* seq = As<SeqStmt>(f.body); seq && !seq->stmts.empty())
+    if (auto* ret = As<ReturnStmt>(seq->stmts.back()))
+      for (const Expr* e : ret->values) {
+        Value v;
+        for (size_t i = 0; i < f.params.size(); ++i)
+          if (e == f.params[i] && i < args.size()) v = args[i];
+        rets.push_back(v);
+      }
+  if (rets.size() == 1) return rets[0];
+  if (rets.empty()) return Value::None();
+  return Value::Tuple(std::move(rets));
+}
+
+void Interpreter::Flush(Exec& host) {
+  auto& q = *host.queues;
+  std::vector<std::unique_ptr<LogicalThread>> kids;
+  for (int d = 0; d < machine.ranks(); ++d) {
+    if (q[d].empty()) continue;
+    auto k = std::make_unique<LogicalThread>();
+    k->tid = sched.NewTid();
+    k->name = "rank" + std::to_string(d);
+    k->device = d;
+    k->clock = host.t.clock;
+    trace.ThreadName(k->tid, k->name);
+    kids.push_back(std::move(k));
+  }
+  if (kids.empty()) return;
+  machine.InvalidateDomains();
+  sched.RunGroup(host.t, kids, [&](LogicalThread& k) {
+    Exec ex(*this, k);
+    try {
+      RunWorker(ex, q[k.device]);
+    } catch (const SimError& e) {
+      machine.Fail(RenderError(e.span, e.what()) + "  note: on rank " + std::to_string(k.device) +
+                       " (thread " + k.name + ")\n",
+                   e.exit_code);
+      sched.Abort();
+    } catch (const InternalError& e) {
+      machine.Fail(std::string(e.what()) + "\n", 1);
+      sched.Abort();
+    }
+  });
+  for (auto& k : kids) ClockJoin(host.t.clock, k->clock);
+  for (auto& v : q) v.clear();
+}
+
+void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
+  for (Task& task : tasks) {
+    ClockJoin(ex.t.clock, task.clock);
+    ClockTick(ex.t);
+    ex.deferred.clear();
+    if (task.fn) {
+      int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
+      CallFunction(ex, *task.fn, task.args);
+      if (trace.enabled()) trace.Event(ex.t.tid, task.fn->name, "task", ts, sched.Now(ex.t) - ts);
+    } else {
+      Frame f;
+      ex.frame = &f;
+      CallOp(ex, task.call, task.args);
+      ex.frame = nullptr;
+    }
+    // defer_wait conditions: the task completes only once every counter is ready.
+    for (const DeferredCond& dc : ex.deferred) {
+      uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
+      auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
+      if (!ready()) {
+        BlockInfo bi;
+        bi.what = "pld.system.defer_wait (task completion)";
+        bi.function = task.fn ? task.fn->name : "";
+        bi.span = dc.span;
+        bi.describe = [cell, &dc] {
+          return dc.what + " >= " + std::to_string(dc.expected) + " expected (Ge), actual " +
+                 std::to_string(CellLoad(cell));
+        };
+        sched.Block(ex.t, ready, std::move(bi));
+      }
+      races.Acquire(ex.t, dc.alloc, dc.device, dc.byte_off);
+    }
+  }
+}
+
+Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> args) {
+  if (args.size() != f.params.size())
+    throw SimError(ex.cur_call ? ex.cur_call->span : f.span,
+                   fmt::format("call of '{}' with {} arguments; it takes {}", f.name, args.size(),
+                               f.params.size()));
+  Frame fr;
+  fr.fn = &f;
+  for (size_t i = 0; i < args.size(); ++i) fr.env[f.params[i]] = std::move(args[i]);
+  Frame* saved = ex.frame;
+  ex.frame = &fr;
+  if (f.body) ExecStmt(ex, f.body);
+  ex.frame = saved;
+  if (fr.ret.empty()) return Value::None();
+  if (fr.ret.size() == 1) return fr.ret[0];
+  return Value::Tuple(std::move(fr.ret));
+}
+
+Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
+  switch (s->kind) {
+    case NodeKind::kSeqStmt:
+      for (const Stmt* x : static_cast<const SeqStmt*>(s)->stmts) {
+        Flow f = ExecStmt(ex, x);
+        if (f != Flow::kNormal) return f;
+      }
+      return Flow::kNormal;
+    case NodeKind::kAssignStmt: {
+      auto* a = static_cast<const AssignStmt*>(s);
+      Value v = Eval(ex, a->value);
+      // Name window allocations after the LHS for reports.
+      if (v.kind == Value::Kind::kTensor && v.tensor->name.empty()) {
+        auto t = std::make_shared<TensorVal>(*v.tensor);
+        t->name = a->var->name_hint;
+        v.tensor = t;
+      }
+      Bind(ex, a->var, std::move(v));
+      return Flow::kNormal;
+    }
+    case NodeKind::kEvalStmt:
+      Eval(ex, static_cast<const EvalStmt*>(s)->expr);
+      return Flow::kNormal;
+    case NodeKind::kReturnStmt: {
+      auto* r = static_cast<const ReturnStmt*>(s);
+      ex.frame->ret.clear();
+      for (const Expr* e : r->values) ex.frame->ret.push_back(Eval(ex, e));
+      return Flow::kReturn;
+    }
+    case NodeKind::kYieldStmt: {
+      auto* y = static_cast<const YieldStmt*>(s);
+      std::vector<Value> v;
+      for (const Expr* e : y->values) v.push_back(Eval(ex, e));
+      ex.frame->yielded = std::move(v);
+      return Flow::kNormal;
+    }
+    case NodeKind::kIfStmt: {
+      auto* i = static_cast<const IfStmt*>(s);
+      bool c = Eval(ex, i->cond).AsBool();
+      ex.frame->yielded.clear();
+      Flow f = Flow::kNormal;
+      if (c) {
+        f = ExecStmt(ex, i->then_body);
+      } else if (i->else_body) {
+        f = ExecStmt(ex, i->else_body);
+      }
+      if (f != Flow::kNormal) return f;
+      if (!i->return_vars.empty()) {
+        if (ex.frame->yielded.size() != i->return_vars.size())
+          throw SimError(s->span, "if: branch yielded " + std::to_string(ex.frame->yielded.size()) +
+                                      " values; expected " +
+                                      std::to_string(i->return_vars.size()));
+        for (size_t k = 0; k < i->return_vars.size(); ++k)
+          Bind(ex, i->return_vars[k], ex.frame->yielded[k]);
+      }
+      ex.frame->yielded.clear();
+      return Flow::kNormal;
+    }
+    case NodeKind::kForStmt:
+      return ExecFor(ex, static_cast<const ForStmt*>(s));
+    case NodeKind::kWhileStmt:
+      return ExecWhile(ex, static_cast<const WhileStmt*>(s));
+    case NodeKind::kBreakStmt:
+      return Flow::kBreak;
+    case NodeKind::kContinueStmt:
+      return Flow::kContinue;
+    case NodeKind::kInCoreScopeStmt:
+    case NodeKind::kHierarchyScopeStmt:
+      return ExecStmt(ex, static_cast<const ScopeStmt*>(s)->body);
+    case NodeKind::kCommDomainScopeStmt: {
+      auto* d = static_cast<const CommDomainScopeStmt*>(s);
+      std::vector<int> devs(d->devices.begin(), d->devices.end());
+      machine.SetExplicitDomain(d->slots, devs);
+      return ExecStmt(ex, d->body);
+    }
+    case NodeKind::kSpmdScopeStmt: {
+      auto* sp = static_cast<const SpmdScopeStmt*>(s);
+      int64_t n = Eval(ex, sp->core_num).AsInt();
+      ExecSpawn(ex, sp, n, false, nullptr);
+      return Flow::kNormal;
+    }
+    case NodeKind::kSplitAivScopeStmt: {
+      auto* sa = static_cast<const SplitAivScopeStmt*>(s);
+      ExecSpawn(ex, sa, sa->count, true, sa->var);
+      return Flow::kNormal;
+    }
+    default:
+      break;
+  }
+  throw SimError(s->span, "statement kind " + std::string(NodeKindName(s->kind)) +
+                              " is not supported by pypto-run");
+}
+
+void Interpreter::ExecSpawn(Exec& ex, const ScopeStmt* s, int64_t n, bool split, const Var* var) {
+  if (n <= 0 || n > 1024)
+    throw SimError(s->span, fmt::format("scope: {} threads requested; expected 1..1024", n));
+  std::vector<std::unique_ptr<LogicalThread>> kids;
+  for (int64_t i = 0; i < n; ++i) {
+    auto k = std::make_unique<LogicalThread>();
+    k->tid = sched.NewTid();
+    k->name = ex.t.name + (split ? ".aiv" : ".block") + std::to_string(i);
+    k->device = ex.t.device;
+    k->block_idx = split ? ex.t.block_idx : i;
+    k->block_num = split ? ex.t.block_num : n;
+    k->subblock_idx = split ? i : 0;
+    k->subblock_num = split ? n : 1;
+    k->clock = ex.t.clock;
+    trace.ThreadName(k->tid, k->name);
+    kids.push_back(std::move(k));
+  }
+  ClockTick(ex.t);
+  Frame* parent = ex.frame;
+  std::vector<std::string> errors;
+  std::mutex emu;
+  sched.RunGroup(ex.t, kids, [&](LogicalThread& k) {
+    Exec kx(*this, k);
+    Frame fr = *parent;
+    kx.frame = &fr;
+    if (var) fr.env[var] = Value::Int(k.subblock_idx, DataType::kIndex);
+    try {
+      ExecStmt(kx, s->body);
+    } catch (const SimError& e) {
+      machine.Fail(RenderError(e.span, e.what()) + "  note: on rank " + std::to_string(k.device) +
+                       " (thread " + k.name + ")\n",
+                   e.exit_code);
+      sched.Abort();
+    }
+  });
+  for (auto& k : kids) ClockJoin(ex.t.clock, k->clock);
+}
+
+Interpreter::Flow Interpreter::ExecFor(Exec& ex, const ForStmt* s) {
+  int64_t start = Eval(ex, s->start).AsInt(), stop = Eval(ex, s->stop).AsInt();
+  int64_t step = s->step ? Eval(ex, s->step).AsInt() : 1;
+  if (step == 0) throw SimError(s->span, "for: step must not be 0");
+  std::vector<Value> cur;
+  for (const IterArg* ia : s->iter_args) cur.push_back(Eval(ex, ia->init));
+  const auto* lt = As<ScalarType>(s->loop_var->type);
+  DataType ldt = lt ? lt->dtype : DataType::kIndex;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+    Bind(ex, s->loop_var, Value::Int(i, ldt));
+    for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);
+    ex.frame->yielded.clear();
+    Flow f = ExecStmt(ex, s->body);
+    if (f == Flow::kReturn) return f;
+    if (f == Flow::kBreak) break;
+    if (f == Flow::kContinue && ex.frame->yielded.size() != cur.size()) continue;
+    if (!s->iter_args.empty()) {
+      if (ex.frame->yielded.size() != cur.size())
+        throw SimError(s->span, "for: body yielded " + std::to_string(ex.frame->yielded.size()) +
+                                    " values; expected " + std::to_string(cur.size()));
+      cur = ex.frame->yielded;
+    }
+    ex.frame->yielded.clear();
+  }
+  for (size_t k = 0; k < s->return_vars.size() && k < cur.size(); ++k)
+    Bind(ex, s->return_vars[k], cur[k]);
+  return Flow::kNormal;
+}
+
+Interpreter::Flow Interpreter::ExecWhile(Exec& ex, const WhileStmt* s) {
+  std::vector<Value> cur;
+  for (const IterArg* ia : s->iter_args) cur.push_back(Eval(ex, ia->init));
+  for (int64_t guard = 0;; ++guard) {
+    for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);
+    if (s->cond && !Eval(ex, s->cond).AsBool()) break;
+    ex.frame->yielded.clear();
+    Flow f = ExecStmt(ex, s->body);
+    if (f == Flow::kReturn) return f;
+    if (f == Flow::kBreak) break;
+    if (!s->iter_args.empty() && ex.frame->yielded.size() == cur.size()) cur = ex.frame->yielded;
+    ex.frame->yielded.clear();
+    if (sched.aborted()) throw Aborted{};
+  }
+  for (size_t k = 0; k < s->return_vars.size() && k < cur.size(); ++k)
+    Bind(ex, s->return_vars[k], cur[k]);
+  return Flow::kNormal;
+}
+
+void Interpreter::CheckSignalZero(int alloc, const std::string& when) {
+  Allocation& a = machine.alloc(alloc);
+  const Domain& d = machine.domain(machine.DomainOf(alloc));
+  std::vector<int64_t> shape = a.signal_shape;
+  if (shape.empty()) shape = {a.bytes / 4};
+  int64_t cells = 1;
+  for (int64_t x : shape) cells *= x;
+  cells = std::min<int64_t>(cells, a.bytes / 4);
+  for (int dev : d.devices)
+    for (int64_t c = 0; c < cells; ++c) {
+      int32_t v = CellLoad(machine.WindowBytes(alloc, dev) + 4 * c);
+      if (v == 0) continue;
+      std::vector<int64_t> idx(shape.size());
+      int64_t rem = c;
+      for (size_t k = shape.size(); k-- > 0;) {
+        idx[k] = rem % shape[k];
+        rem /= shape[k];
+      }
+      std::lock_guard<std::mutex> l(residue_mu);
+      if (residue_reports.size() < 50)
+        residue_reports.push_back(fmt::format(
+            "error: signal residue {}: signal '{}' (window '{}') on rank {} cell {} = {}; a "
+            "self-clearing protocol leaves every cell 0",
+            when, a.signal_view.empty() ? a.name : a.signal_view, a.name, dev, ShapeString(idx), v));
+    }
+}
+
+}  // namespace pypto::sim

@@ -1,0 +1,310 @@
+// The parallel and random:SEED schedules (see include/pypto/sim/schedule.h).
+#include "pypto/sim/schedule.h"
+
+#include <sched.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "pypto/sim/machine.h"
+
+namespace pypto::sim {
+
+enum class TState { kRunning, kBlocked, kJoining, kDone };
+
+struct ThreadState {
+  LogicalThread* t = nullptr;
+  TState state = TState::kRunning;
+  const std::function<bool()>* ready = nullptr;
+  BlockInfo info;
+  std::chrono::steady_clock::time_point since;
+  std::atomic<int> kids_left{0};
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class SchedulerBase : public Scheduler {
+ public:
+  explicit SchedulerBase(const RunOptions& o) : opts_(o), start_(Clock::now()) {}
+  ~SchedulerBase() override = default;
+
+  void Abort() override {
+    std::lock_guard<std::mutex> l(mu_);
+    aborted_ = true;
+    cv_.notify_all();
+  }
+  bool aborted() const override { return aborted_.load(); }
+  std::string deadlock_report() const override {
+    std::lock_guard<std::mutex> l(mu_);
+    return report_;
+  }
+
+ protected:
+  ThreadState* Register(LogicalThread& t, TState s) {
+    auto st = std::make_unique<ThreadState>();
+    st->t = &t;
+    st->state = s;
+    t.state = st.get();
+    ThreadState* raw = st.get();
+    states_[t.tid] = std::move(st);
+    return raw;
+  }
+  bool Runnable(ThreadState* s) const {
+    if (s->state == TState::kRunning) return true;
+    if (s->state == TState::kBlocked) return (*s->ready)();
+    if (s->state == TState::kJoining) return s->kids_left.load() == 0;
+    return false;
+  }
+  std::string Fmt(Span s) const { return span_fmt_ ? span_fmt_(s) : "<unknown>"; }
+  // Called with mu_ held once a deadlock is certain.
+  void ReportDeadlock(const std::string& headline) {
+    if (!report_.empty()) return;
+    std::string r = "error: deadlock: " + headline + "\n";
+    for (auto& [tid, s] : states_) {
+      if (s->state != TState::kBlocked) continue;
+      const BlockInfo& b = s->info;
+      std::string who = s->t->device >= 0 ? "rank " + std::to_string(s->t->device) : "host";
+      r += "  " + who + " (thread " + s->t->name + ") blocked in " + b.what;
+      if (!b.function.empty()) r += " in function '" + b.function + "'";
+      r += " at " + Fmt(b.span);
+      if (b.describe) r += ": " + b.describe();
+      r += "\n";
+    }
+    report_ = r;
+    aborted_ = true;
+    cv_.notify_all();
+  }
+
+  RunOptions opts_;
+  Clock::time_point start_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<int, std::unique_ptr<ThreadState>> states_;  // by tid
+  std::atomic<bool> aborted_{false};
+  std::string report_;
+};
+
+// ---------------------------------------------------------------- parallel
+class ParallelScheduler : public SchedulerBase {
+ public:
+  using SchedulerBase::SchedulerBase;
+
+  void Start(LogicalThread& main) override {
+    std::lock_guard<std::mutex> l(mu_);
+    Register(main, TState::kRunning);
+  }
+  void Finish(LogicalThread& main) override {
+    std::lock_guard<std::mutex> l(mu_);
+    main.state->state = TState::kDone;
+  }
+  int64_t Now(LogicalThread&) override {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_).count();
+  }
+  void Point(LogicalThread&) override {
+    if (aborted_.load(std::memory_order_relaxed)) throw Aborted{};
+  }
+
+  void RunGroup(LogicalThread& parent, std::vector<std::unique_ptr<LogicalThread>>& kids,
+                const std::function<void(LogicalThread&)>& body) override {
+    ThreadState* ps = parent.state;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      ps->kids_left = static_cast<int>(kids.size());
+      for (auto& k : kids) Register(*k, TState::kRunning);
+      ps->state = TState::kJoining;
+    }
+    std::vector<std::thread> threads;
+    threads.reserve(kids.size());
+    for (auto& k : kids) {
+      LogicalThread* kt = k.get();
+      threads.emplace_back([this, kt, ps, &body] {
+        try {
+          body(*kt);
+        } catch (const Aborted&) {
+        }
+        std::lock_guard<std::mutex> l(mu_);
+        kt->state->state = TState::kDone;
+        ps->kids_left--;
+      });
+    }
+    for (auto& th : threads) th.join();
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      ps->state = TState::kRunning;
+    }
+    if (aborted_) throw Aborted{};
+  }
+
+  void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) override {
+    for (int i = 0; i < 100; ++i) {
+      if (ready()) return;
+      if (aborted_.load(std::memory_order_relaxed)) throw Aborted{};
+    }
+    ThreadState* s = t.state;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      s->ready = &ready;
+      s->info = std::move(info);
+      s->since = Clock::now();
+      s->state = TState::kBlocked;
+    }
+    for (uint64_t iter = 1;; ++iter) {
+      if (ready()) break;
+      if (aborted_.load()) break;
+      sched_yield();
+      if (iter % 64 == 0) CheckDeadlock(s);
+    }
+    std::lock_guard<std::mutex> l(mu_);
+    s->state = TState::kRunning;
+    s->ready = nullptr;
+    if (aborted_) throw Aborted{};
+  }
+
+ private:
+  void CheckDeadlock(ThreadState* self) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (aborted_) return;
+    bool any_blocked = false, all_stuck = true;
+    for (auto& [tid, s] : states_) {
+      if (s->state == TState::kDone) continue;
+      if (s->state == TState::kRunning) { all_stuck = false; break; }
+      if (Runnable(s.get())) { all_stuck = false; break; }
+      if (s->state == TState::kBlocked) any_blocked = true;
+    }
+    if (any_blocked && all_stuck) {
+      ReportDeadlock("every live thread is blocked and no pending operation can unblock one");
+      return;
+    }
+    double waited = std::chrono::duration<double>(Clock::now() - self->since).count();
+    if (waited > opts_.deadline_s)
+      ReportDeadlock("no progress for " + std::to_string(static_cast<int>(opts_.deadline_s)) +
+                     " s (--deadline)");
+  }
+};
+
+// ---------------------------------------------------------------- random
+class RandomScheduler : public SchedulerBase {
+ public:
+  explicit RandomScheduler(const RunOptions& o) : SchedulerBase(o), rng_(o.seed) {}
+
+  void Start(LogicalThread& main) override {
+    std::lock_guard<std::mutex> l(mu_);
+    Register(main, TState::kRunning);
+    current_ = main.tid;
+  }
+  void Finish(LogicalThread& main) override {
+    std::lock_guard<std::mutex> l(mu_);
+    main.state->state = TState::kDone;
+  }
+  int64_t Now(LogicalThread&) override { return ++steps_; }
+
+  void Point(LogicalThread& t) override {
+    std::unique_lock<std::mutex> l(mu_);
+    if (aborted_) throw Aborted{};
+    Switch(t, l);
+  }
+
+  void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) override {
+    std::unique_lock<std::mutex> l(mu_);
+    if (aborted_) throw Aborted{};
+    ThreadState* s = t.state;
+    s->ready = &ready;
+    s->info = std::move(info);
+    s->state = TState::kBlocked;
+    Switch(t, l);  // returns once chosen while ready() holds
+    s->state = TState::kRunning;
+    s->ready = nullptr;
+  }
+
+  void RunGroup(LogicalThread& parent, std::vector<std::unique_ptr<LogicalThread>>& kids,
+                const std::function<void(LogicalThread&)>& body) override {
+    std::vector<std::thread> threads;
+    ThreadState* ps = parent.state;
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      if (aborted_) throw Aborted{};
+      ps->kids_left = static_cast<int>(kids.size());
+      for (auto& k : kids) Register(*k, TState::kRunning);
+      ps->state = TState::kJoining;
+    }
+    for (auto& k : kids) {
+      LogicalThread* kt = k.get();
+      threads.emplace_back([this, kt, ps, &body] {
+        {
+          std::unique_lock<std::mutex> l(mu_);
+          cv_.wait(l, [&] { return current_ == kt->tid || aborted_; });
+        }
+        try {
+          if (!aborted_) body(*kt);
+        } catch (const Aborted&) {
+        }
+        std::unique_lock<std::mutex> l(mu_);
+        kt->state->state = TState::kDone;
+        ps->kids_left--;
+        if (!aborted_) PassOn(l);
+      });
+    }
+    bool ok = true;
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      try {
+        Switch(parent, l);
+      } catch (const Aborted&) {
+        ok = false;
+      }
+    }
+    for (auto& th : threads) th.join();
+    std::lock_guard<std::mutex> l(mu_);
+    ps->state = TState::kRunning;
+    if (!ok || aborted_) throw Aborted{};
+  }
+
+ private:
+  // Picks the next runnable thread (seeded), hands it the baton and waits until
+  // the baton comes back to `t`. mu_ held.
+  void Switch(LogicalThread& t, std::unique_lock<std::mutex>& l) {
+    ++steps_;
+    if (!PassOn(l)) throw Aborted{};
+    cv_.wait(l, [&] { return current_ == t.tid || aborted_; });
+    if (aborted_) throw Aborted{};
+  }
+  // Hands the baton to a runnable thread; false (after reporting) on deadlock.
+  bool PassOn(std::unique_lock<std::mutex>&) {
+    std::vector<ThreadState*> cand;
+    bool any_live = false;
+    for (auto& [tid, s] : states_) {
+      if (s->state == TState::kDone) continue;
+      any_live = true;
+      if (Runnable(s.get())) cand.push_back(s.get());
+    }
+    if (cand.empty()) {
+      if (any_live)
+        ReportDeadlock("no runnable thread remains (random schedule, seed " +
+                       std::to_string(opts_.seed) + ")");
+      return false;
+    }
+    ThreadState* pick = cand[cand.size() == 1 ? 0 : rng_() % cand.size()];
+    current_ = pick->t->tid;
+    cv_.notify_all();
+    return true;
+  }
+
+  std::mt19937_64 rng_;
+  int current_ = -1;
+  int64_t steps_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Scheduler> MakeScheduler(const RunOptions& opts) {
+  if (opts.schedule == Schedule::kRandom) return std::make_unique<RandomScheduler>(opts);
+  return std::make_unique<ParallelScheduler>(opts);
+}
+
+}  // namespace pypto::sim

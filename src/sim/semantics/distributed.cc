@@ -1,0 +1,250 @@
+// Semantics of the pld primitives: window allocation and views, comm context
+// queries, notify/wait/defer_wait on INT32 signal cells, remote_load,
+// remote_store, and put/get (whole slice or matching subregions; chunking and
+// pipelining are staging details with no effect on the result). Peers are ranks
+// of the window's comm domain; out-of-range peers and regions are errors.
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "pypto/sim/interpreter.h"
+#include "pypto/sim/semantics_util.h"
+
+namespace pypto::sim {
+
+namespace {
+
+std::vector<int64_t> Zeros(size_t n) { return std::vector<int64_t>(n, 0); }
+
+Value AllocWindow(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  int64_t bytes;
+  if (a[0].kind == Value::Kind::kTuple) {
+    auto dt = Exec::KwDType(c, "dtype");
+    if (!dt) ex.Fail("a shape size needs dtype=");
+    bytes = DTypeBytes(*dt);
+    for (int64_t d : ex.Ints(a[0], "size")) bytes *= d;
+  } else {
+    bytes = ex.Int(a[0], "size");
+  }
+  if (bytes <= 0 || bytes > (int64_t(1) << 36))
+    ex.Fail(fmt::format("window size {} bytes is out of range (1 .. 64 GiB)", bytes));
+  std::string name = Exec::KwStr(c, "name", "");
+  if (name.empty()) name = "window" + std::to_string(ex.m.NumAllocations());
+  return Value::Ptr(ex.m.NewAllocation(name, bytes, c.span));
+}
+
+Value Window(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  if (a[0].kind != Value::Kind::kPtr) ex.Fail("'buf' must be a window buffer");
+  auto dt = Exec::KwDType(c, "dtype");
+  if (!dt) ex.Fail("missing dtype=");
+  auto t = std::make_shared<TensorVal>();
+  t->alloc = static_cast<int>(a[0].i);
+  t->dtype = *dt;
+  t->shape = ex.Ints(a[1], "shape");
+  t->strides = PackedStrides(t->shape);
+  t->valid = t->shape;
+  Allocation& al = ex.m.alloc(t->alloc);
+  int64_t need = t->NumElements() * DTypeBytes(*dt);
+  if (need > al.bytes)
+    ex.Fail(fmt::format("view {} {} needs {} bytes but window buffer '{}' has {}",
+                        ShapeString(t->shape), DTypeName(*dt), need, al.name, al.bytes));
+  if (ex.m.poison_nan() && IsFloat(*dt) && !al.poisoned && !al.signal) {
+    al.poisoned = true;
+    for (uint8_t* p : al.mem) std::memset(p, 0xff, static_cast<size_t>(al.bytes));  // NaN
+  }
+  return Value::Of(t);
+}
+
+Value WorldSize(Exec& ex, const ir::Call&, std::vector<Value>&) {
+  return Value::Int(ex.m.ranks(), DataType::kInt64);
+}
+
+Value GetCommCtx(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TensorVal& t = ex.Tensor(a[0], "dist_tensor");
+  if (!t.IsWindow()) ex.Fail("'dist_tensor' must be window-bound");
+  return Value::Ctx(ex.m.DomainOf(t.alloc));
+}
+
+Value RankOf(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  if (a[0].kind != Value::Kind::kCommCtx) ex.Fail("'ctx' must be a comm context");
+  if (ex.is_host()) ex.Fail("is only meaningful on a rank (kernel code)");
+  int r = ex.m.domain(static_cast<int>(a[0].i)).RankOf(ex.device());
+  if (r < 0) ex.Fail("this rank is not a member of the comm domain");
+  return Value::Int(r, DataType::kInt32);
+}
+
+Value NRanks(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  if (a[0].kind != Value::Kind::kCommCtx) ex.Fail("'ctx' must be a comm context");
+  return Value::Int(static_cast<int64_t>(ex.m.domain(static_cast<int>(a[0].i)).devices.size()),
+                    DataType::kInt32);
+}
+
+const TensorVal& SignalView(Exec& ex, const Value& v, const char* role) {
+  const TensorVal& t = ex.Tensor(v, role);
+  if (!t.IsWindow()) ex.Fail(fmt::format("'{}' must be a window-bound DistributedTensor", role));
+  if (t.dtype != DataType::kInt32)
+    ex.Fail(fmt::format("'{}' must be an INT32 signal, got {}", role, DTypeName(t.dtype)));
+  Allocation& al = ex.m.alloc(t.alloc);
+  std::lock_guard<std::mutex> l(ex.m.mu);
+  al.signal = true;
+  al.signal_shape = t.shape;
+  if (!t.name.empty()) al.signal_view = t.name;
+  return t;
+}
+
+std::string CellName(Exec& ex, const TensorVal& t, const std::vector<int64_t>& idx) {
+  return fmt::format("signal '{}' (window '{}') cell {}", t.name.empty() ? "?" : t.name,
+                     ex.m.alloc(t.alloc).name, ShapeString(idx));
+}
+
+Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& t = SignalView(ex, a[0], "target");
+  int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
+  int64_t off = ex.CellByteOffset(t, ex.Ints(a[2], "offsets"), "offsets");
+  int64_t v = ex.Int(a[3], "value");
+  uint8_t* cell = ex.m.WindowBytes(t.alloc, dev) + off;
+  ex.races.Release(ex.t, t.alloc, dev, off);
+  if (Exec::KwInt(c, "op", 0) == 1) {
+    CellSet(cell, static_cast<int32_t>(v));
+  } else {
+    CellAdd(cell, static_cast<int32_t>(v));
+  }
+  if (ex.device() >= 0) ex.m.stats()[ex.device()].notifies++;
+  return Value::None();
+}
+
+Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& t = SignalView(ex, a[0], "signal");
+  if (ex.is_host()) ex.Fail("waits on this rank's own signal cell; call it in a kernel");
+  ex.MyDomainRank(t);
+  std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
+  int64_t off = ex.CellByteOffset(t, idx, "offsets");
+  int64_t expected = ex.Int(a[2], "expected");
+  bool eq = Exec::KwInt(c, "cmp", 0) == 0;
+  uint8_t* cell = ex.m.WindowBytes(t.alloc, ex.device()) + off;
+  auto ready = [cell, expected, eq] {
+    int32_t v = CellLoad(cell);
+    return eq ? v == expected : v >= expected;
+  };
+  ex.m.stats()[ex.device()].waits++;
+  if (!ready()) {
+    BlockInfo bi;
+    bi.what = "pld.system.wait";
+    bi.function = ex.FunctionName();
+    bi.span = c.span;
+    std::string name = CellName(ex, t, idx);
+    bi.describe = [cell, expected, eq, name] {
+      return fmt::format("{} expected {} {} ({}), actual {}", name, eq ? "==" : ">=", expected,
+                         eq ? "Eq" : "Ge", CellLoad(cell));
+    };
+    ex.sched.Block(ex.t, ready, std::move(bi));
+  }
+  ex.races.Acquire(ex.t, t.alloc, ex.device(), off);
+  return Value::None();
+}
+
+Value DeferWait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& t = SignalView(ex, a[0], "signal");
+  if (ex.is_host()) ex.Fail("registers a completion condition of a rank's task; call it in a kernel");
+  std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
+  int64_t off = ex.CellByteOffset(t, idx, "offsets");
+  if (Exec::KwInt(c, "cmp", 1) != 1) ex.Fail("supports only pld.WaitCmp.Ge");
+  ex.deferred.push_back({t.alloc, ex.device(), off, ex.Int(a[2], "expected"),
+                         CellName(ex, t, idx), c.span});
+  return Value::None();
+}
+
+Value RemoteLoad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& t = ex.Tensor(a[0], "target");
+  if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
+  int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
+  std::vector<int64_t> valid;
+  if (const Value* v = Exec::Arg(c, a, "valid_shape")) valid = ex.Ints(*v, "valid_shape");
+  return Value::Of(LoadTile(ex, t, dev, ex.Ints(a[2], "offsets"), ex.Ints(a[3], "shape"), valid,
+                            "target"));
+}
+
+Value TileRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TileVal& src = ex.Tile(a[0], "src_tile");
+  const TensorVal& t = ex.Tensor(a[1], "target");
+  if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
+  int dev = ex.PeerDevice(t, ex.Int(a[2], "peer"));
+  StoreTile(ex, src, t, dev, ex.Ints(a[3], "offsets"), {}, Exec::KwInt(c, "atomic", 0) == 1,
+            "target");
+  return Value::None();
+}
+
+Value TensorRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& src = ex.Tensor(a[0], "src");
+  const TensorVal& t = ex.Tensor(a[1], "target");
+  if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
+  int dev = ex.PeerDevice(t, ex.Int(a[2], "peer"));
+  std::vector<double> v = ex.ReadRegion(src, ex.device(), Zeros(src.rank()), src.valid, "src");
+  std::vector<int64_t> ext = src.valid;
+  while (ext.size() < t.rank()) ext.insert(ext.begin(), 1);
+  ex.WriteRegion(t, dev, ex.Ints(a[3], "offsets"), ext, v.data(), Exec::KwInt(c, "atomic", 0) == 1,
+                 "target");
+  return Value::None();
+}
+
+// put/get: copies `shape` elements from (src, src_dev, src_off) to (dst, dst_dev, dst_off).
+void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put) {
+  const TensorVal& dst = ex.Tensor(*Exec::Arg(c, a, "dst"), "dst");
+  const TensorVal& src = ex.Tensor(*Exec::Arg(c, a, "src"), "src");
+  const TensorVal& win = put ? dst : src;
+  if (!win.IsWindow()) ex.Fail(fmt::format("'{}' must be window-bound", put ? "dst" : "src"));
+  int peer = ex.PeerDevice(win, ex.Int(*Exec::Arg(c, a, "peer"), "peer"));
+  int dst_dev = put ? peer : ex.device(), src_dev = put ? ex.device() : peer;
+  const Value* dofs = Exec::Arg(c, a, "dst_offsets");
+  const Value* sofs = Exec::Arg(c, a, "src_offsets");
+  const Value* shp = Exec::Arg(c, a, "shape");
+  std::vector<int64_t> doff, soff, ext;
+  if (dofs || sofs || shp) {
+    if (!(dofs && sofs && shp)) ex.Fail("dst_offsets, src_offsets and shape go together");
+    doff = ex.Ints(*dofs, "dst_offsets");
+    soff = ex.Ints(*sofs, "src_offsets");
+    ext = ex.Ints(*shp, "shape");
+  } else {
+    if (dst.shape != src.shape)
+      ex.Fail(fmt::format("full-slice transfer needs equal shapes, got dst {} and src {}",
+                          ShapeString(dst.shape), ShapeString(src.shape)));
+    doff = Zeros(dst.rank());
+    soff = Zeros(src.rank());
+    ext = src.shape;
+  }
+  std::vector<double> v = ex.ReadRegion(src, src_dev, soff, ext, "src");
+  bool atomic = put && Exec::KwInt(c, "atomic", 0) == 1;
+  ex.WriteRegion(dst, dst_dev, doff, ext, v.data(), atomic, "dst");
+}
+
+Value Put(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  Copy(ex, c, a, true);
+  return Value::None();
+}
+Value Get(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  Copy(ex, c, a, false);
+  return Value::None();
+}
+
+}  // namespace
+
+void RegisterDistributedSemantics(OpTable& t) {
+  t.fns["pld.tensor.alloc_window_buffer"] = AllocWindow;
+  t.fns["pld.tensor.window"] = Window;
+  t.fns["pld.system.world_size"] = WorldSize;
+  t.fns["pld.system.get_comm_ctx"] = GetCommCtx;
+  t.fns["pld.system.rank"] = RankOf;
+  t.fns["pld.system.nranks"] = NRanks;
+  t.fns["pld.system.notify"] = Notify;
+  t.fns["pld.system.wait"] = Wait;
+  t.fns["pld.system.defer_wait"] = DeferWait;
+  t.fns["pld.tile.remote_load"] = RemoteLoad;
+  t.fns["pld.tile.remote_store"] = TileRemoteStore;
+  t.fns["pld.tensor.remote_store"] = TensorRemoteStore;
+  t.fns["pld.tensor.put"] = Put;
+  t.fns["pld.tensor.get"] = Get;
+  t.fns["pld.tile.put"] = Put;
+  t.fns["pld.tile.get"] = Get;
+}
+
+}  // namespace pypto::sim

@@ -1,0 +1,159 @@
+// Semantics of the core tensor.* ops (GM tensors: host tensors and this rank's
+// window slices) and system.* ops. Element-wise ops compute only the valid
+// region; the result is a fresh packed tensor whose valid region is the
+// intersection of the operands' (elements outside it are 0).
+#include <fmt/format.h>
+
+#include "pypto/sim/interpreter.h"
+#include "pypto/sim/semantics_util.h"
+
+namespace pypto::sim {
+
+namespace {
+
+std::vector<int64_t> Zeros(size_t n) { return std::vector<int64_t>(n, 0); }
+
+Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a, ElemOp op) {
+  const TensorVal& l = ex.Tensor(a[0], "lhs");
+  std::vector<int64_t> valid = l.valid;
+  std::vector<double> rv;
+  bool scalar = a[1].kind == Value::Kind::kScalar;
+  if (!scalar) {
+    const TensorVal& r = ex.Tensor(a[1], "rhs");
+    if (r.shape != l.shape) ex.Fail(fmt::format("shape {} does not match {}", ShapeString(r.shape), ShapeString(l.shape)));
+    for (size_t k = 0; k < valid.size(); ++k) valid[k] = std::min(valid[k], r.valid[k]);
+    rv = ex.ReadRegion(r, ex.device(), Zeros(r.rank()), valid, "rhs");
+  }
+  std::vector<double> lv = ex.ReadRegion(l, ex.device(), Zeros(l.rank()), valid, "lhs");
+  bool dz = false;
+  for (size_t i = 0; i < lv.size(); ++i)
+    lv[i] = ApplyElemTyped(op, l.dtype, lv[i], scalar ? a[1].AsDouble() : rv[i], &dz);
+  if (dz) ex.Fail("integer division by zero");
+  auto out = NewHostTensor(l.dtype, l.shape);
+  out->valid = valid;
+  ex.WriteRegion(*out, ex.device(), Zeros(out->rank()), valid, lv.data(), false, "result");
+  (void)c;
+  return Value::Of(out);
+}
+
+#define BIN(NAME, OP) \
+  Value NAME(Exec& ex, const ir::Call& c, std::vector<Value>& a) { return TensorBinary(ex, c, a, OP); }
+BIN(TAdd, ElemOp::kAdd)
+BIN(TSub, ElemOp::kSub)
+BIN(TMul, ElemOp::kMul)
+BIN(TDiv, ElemOp::kDiv)
+BIN(TMax, ElemOp::kMax)
+BIN(TMin, ElemOp::kMin)
+#undef BIN
+
+Value TCreate(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  auto dt = Exec::KwDType(c, "dtype");
+  if (!dt) ex.Fail("missing dtype=");
+  return Value::Of(NewHostTensor(*dt, ex.Ints(a[0], "shape")));
+}
+
+Value TView(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& in = ex.Tensor(a[0], "input");
+  auto out = std::make_shared<TensorVal>(in);
+  if (const Value* s = Exec::Arg(c, a, "shape")) {
+    std::vector<int64_t> shape = ex.Ints(*s, "shape");
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    if (n != in.NumElements()) ex.Fail(fmt::format("view shape {} has {} elements; input has {}", ShapeString(shape), n, in.NumElements()));
+    if (in.strides != PackedStrides(in.shape) && shape != in.shape)
+      ex.Fail("reshaping a strided view is not supported by pypto-run");
+    out->shape = shape;
+    out->strides = PackedStrides(shape);
+    out->valid = shape;
+  }
+  if (const Value* v = Exec::Arg(c, a, "valid_shape")) {
+    std::vector<int64_t> valid = ex.Ints(*v, "valid_shape");
+    if (!valid.empty()) out->valid = valid;
+  }
+  out->name.clear();
+  return Value::Of(out);
+}
+
+Value TSlice(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& in = ex.Tensor(a[0], "input");
+  std::vector<int64_t> shape = ex.Ints(*Exec::Arg(c, a, "shape"), "shape");
+  std::vector<int64_t> off = ex.Ints(*Exec::Arg(c, a, "offset"), "offset");
+  std::vector<int64_t> valid;
+  if (const Value* v = Exec::Arg(c, a, "valid_shape")) valid = ex.Ints(*v, "valid_shape");
+  std::vector<int64_t> drop;
+  if (const Value* d = Exec::Arg(c, a, "drop_dims")) drop = ex.Ints(*d, "drop_dims");
+  if (shape.size() != in.rank() || off.size() != in.rank())
+    ex.Fail(fmt::format("region rank does not match tensor rank {}", in.rank()));
+  for (size_t k = 0; k < in.rank(); ++k)
+    if (off[k] < 0 || shape[k] < 0 || off[k] + shape[k] > in.shape[k])
+      ex.Fail(fmt::format("slice offsets {} extents {} exceed tensor shape {}", ShapeString(off),
+                          ShapeString(shape), ShapeString(in.shape)));
+  auto out = std::make_shared<TensorVal>();
+  out->host = in.host;
+  out->alloc = in.alloc;
+  out->dtype = in.dtype;
+  out->offset = in.offset;
+  for (size_t k = 0; k < in.rank(); ++k) out->offset += off[k] * in.strides[k];
+  for (size_t k = 0; k < in.rank(); ++k) {
+    if (std::find(drop.begin(), drop.end(), static_cast<int64_t>(k)) != drop.end()) continue;
+    out->shape.push_back(shape[k]);
+    out->strides.push_back(in.strides[k]);
+    int64_t pv = std::max<int64_t>(0, std::min(shape[k], in.valid[k] - off[k]));
+    out->valid.push_back(valid.size() == in.rank() ? std::min(valid[k], shape[k]) : pv);
+  }
+  return Value::Of(out);
+}
+
+Value TRead(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TensorVal& t = ex.Tensor(a[0], "tensor");
+  std::vector<int64_t> idx = ex.Ints(a[1], "indices");
+  std::vector<int64_t> one(t.rank(), 1);
+  double v = ex.ReadRegion(t, ex.device(), idx, one, "indices")[0];
+  if (IsFloat(t.dtype)) return Value::Float(v, t.dtype);
+  return Value::Int(static_cast<int64_t>(v), t.dtype);
+}
+
+Value TWrite(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TensorVal& t = ex.Tensor(a[0], "tensor");
+  std::vector<int64_t> idx = ex.Ints(a[1], "indices");
+  std::vector<int64_t> one(t.rank(), 1);
+  double v = a[2].AsDouble();
+  ex.WriteRegion(t, ex.device(), idx, one, &v, false, "indices");
+  return a[0];
+}
+
+Value TCast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& in = ex.Tensor(a[0], "input");
+  auto dt = Exec::KwDType(c, "target_type");
+  if (!dt) ex.Fail("missing target_type=");
+  std::vector<double> v = ex.ReadRegion(in, ex.device(), Zeros(in.rank()), in.valid, "input");
+  auto out = NewHostTensor(*dt, in.shape);
+  out->valid = in.valid;
+  ex.WriteRegion(*out, ex.device(), Zeros(in.rank()), in.valid, v.data(), false, "result");
+  return Value::Of(out);
+}
+
+Value NoOp(Exec&, const ir::Call&, std::vector<Value>&) { return Value::None(); }
+
+}  // namespace
+
+void RegisterTensorSemantics(OpTable& t) {
+  t.fns["tensor.add"] = TAdd;
+  t.fns["tensor.sub"] = TSub;
+  t.fns["tensor.mul"] = TMul;
+  t.fns["tensor.div"] = TDiv;
+  t.fns["tensor.maximum"] = TMax;
+  t.fns["tensor.minimum"] = TMin;
+  t.fns["tensor.create"] = TCreate;
+  t.fns["tensor.view"] = TView;
+  t.fns["tensor.slice"] = TSlice;
+  t.fns["tensor.read"] = TRead;
+  t.fns["tensor.write"] = TWrite;
+  t.fns["tensor.cast"] = TCast;
+  // The simulator is sequentially consistent: fences and cache maintenance are
+  // ordering no-ops (ordering comes from notify/wait edges).
+  t.fns["system.fence"] = NoOp;
+  t.fns["system.cacheinvalid"] = NoOp;
+}
+
+}  // namespace pypto::sim

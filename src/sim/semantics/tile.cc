@@ -1,0 +1,226 @@
+// Semantics of the core tile.* ops. Tiles hold doubles that are always exactly
+// representable in the tile dtype (every result is rounded once). Ops compute
+// only the valid region; elements outside it are 0 (or the fill pad value).
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "pypto/sim/interpreter.h"
+#include "pypto/sim/semantics_util.h"
+
+namespace pypto::sim {
+
+namespace {
+
+int64_t Lin(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  int64_t l = 0;
+  for (size_t k = 0; k < shape.size(); ++k) l = l * shape[k] + idx[k];
+  return l;
+}
+
+// Calls fn(linear index in `shape`, linear index in `box`) over the box [0, box).
+template <typename F>
+void ForEachIn(const std::vector<int64_t>& shape, const std::vector<int64_t>& box, F&& fn) {
+  int64_t n = 1;
+  for (int64_t b : box) n *= b;
+  if (n <= 0) return;
+  std::vector<int64_t> idx(box.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    fn(Lin(shape, idx), i);
+    for (size_t k = box.size(); k-- > 0;) {
+      if (++idx[k] < box[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+// Tile region [shape] in tensor coordinates of a rank-r tensor (leading 1s).
+std::vector<int64_t> Widen(const std::vector<int64_t>& v, size_t r, int64_t fill) {
+  std::vector<int64_t> out(r > v.size() ? r - v.size() : 0, fill);
+  out.insert(out.end(), v.begin(), v.end());
+  return out;
+}
+
+}  // namespace
+
+// Loads box [off, off+valid) of `t` (on `device`) into a tile of `shape`.
+std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
+                                  const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                  std::vector<int64_t> valid, const char* role) {
+  if (off.size() != t.rank() || shape.size() != t.rank())
+    ex.Fail(fmt::format("'{}' region rank {} does not match tensor rank {}", role, off.size(), t.rank()));
+  if (valid.empty()) valid = shape;
+  for (size_t k = 0; k < valid.size(); ++k) {
+    valid[k] = std::min(valid[k], shape[k]);
+    // Intersect with the source's valid region.
+    valid[k] = std::max<int64_t>(0, std::min(valid[k], t.valid[k] - off[k]));
+  }
+  auto tile = NewTile(t.dtype, shape);
+  tile->valid = valid;
+  std::vector<double> v = ex.ReadRegion(t, device, off, valid, role);
+  ForEachIn(shape, valid, [&](int64_t ti, int64_t bi) { tile->data[ti] = v[bi]; });
+  return tile;
+}
+
+void StoreTile(Exec& ex, const TileVal& tile, const TensorVal& t, int device,
+               const std::vector<int64_t>& off_in, std::vector<int64_t> ext, bool atomic,
+               const char* role) {
+  std::vector<int64_t> off = off_in;
+  std::vector<int64_t> box = Widen(tile.valid, t.rank(), 1);
+  std::vector<int64_t> tshape = Widen(tile.shape, t.rank(), 1);
+  if (box.size() != t.rank() || off.size() != t.rank())
+    ex.Fail(fmt::format("tile of rank {} cannot be stored into tensor '{}' of rank {}",
+                        tile.shape.size(), t.name, t.rank()));
+  if (!ext.empty())
+    for (size_t k = 0; k < box.size(); ++k) box[k] = std::min(box[k], ext[k]);
+  std::vector<double> v;
+  int64_t n = 1;
+  for (int64_t b : box) n *= b;
+  v.resize(static_cast<size_t>(std::max<int64_t>(n, 0)));
+  ForEachIn(tshape, box, [&](int64_t ti, int64_t bi) { v[bi] = tile.data[ti]; });
+  ex.WriteRegion(t, device, off, box, v.data(), atomic, role);
+}
+
+namespace {
+
+Value Load(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TensorVal& t = ex.Tensor(a[0], "tensor");
+  std::vector<int64_t> off = ex.Ints(*Exec::Arg(c, a, "offsets"), "offsets");
+  std::vector<int64_t> shape = ex.Ints(*Exec::Arg(c, a, "shapes"), "shapes");
+  std::vector<int64_t> valid;
+  if (const Value* v = Exec::Arg(c, a, "valid_shape")) valid = ex.Ints(*v, "valid_shape");
+  if (Exec::KwBool(c, "clamp", false) && valid.empty()) {
+    valid = shape;
+    for (size_t k = 0; k < shape.size() && k < t.rank(); ++k)
+      valid[k] = std::max<int64_t>(0, std::min(shape[k], t.shape[k] - off[k]));
+  }
+  return Value::Of(LoadTile(ex, t, ex.device(), off, shape, valid, "tensor"));
+}
+
+Value Store(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TileVal& tile = ex.Tile(a[0], "tile");
+  std::vector<int64_t> off = ex.Ints(*Exec::Arg(c, a, "offsets"), "offsets");
+  const Value* out = Exec::Arg(c, a, "output_tensor");
+  const TensorVal& t = ex.Tensor(*out, "output_tensor");
+  std::vector<int64_t> ext;
+  if (const Value* s = Exec::Arg(c, a, "shapes")) ext = ex.Ints(*s, "shapes");
+  StoreTile(ex, tile, t, ex.device(), off, ext, Exec::KwInt(c, "atomic", 0) == 1, "output_tensor");
+  return *out;
+}
+
+Value Create(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  auto dt = Exec::KwDType(c, "dtype");
+  if (!dt) ex.Fail("missing dtype=");
+  return Value::Of(NewTile(*dt, ex.Ints(a[0], "shape")));
+}
+
+Value SetValid(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TileVal& in = ex.Tile(a[0], "tile");
+  if (in.shape.size() != 2) ex.Fail("expects a 2-D tile");
+  int64_t r = ex.Int(a[1], "valid_rows"), c = ex.Int(a[2], "valid_cols");
+  if (r < 0 || r > in.shape[0] || c < 0 || c > in.shape[1])
+    ex.Fail(fmt::format("valid shape [{}, {}] outside tile shape {}", r, c, ShapeString(in.shape)));
+  auto out = std::make_shared<TileVal>(in);
+  out->valid = {r, c};
+  return Value::Of(out);
+}
+
+Value FillPad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TileVal& in = ex.Tile(a[0], "tile");
+  int64_t pv = Exec::KwInt(c, "pad_value", 1);
+  double fill = 0;
+  if (pv == 2) fill = IsFloat(in.dtype) ? INFINITY : RoundTo(in.dtype, 1e300);
+  if (pv == 3) fill = IsFloat(in.dtype) ? -INFINITY : RoundTo(in.dtype, -1e300);
+  auto out = std::make_shared<TileVal>(in);
+  std::vector<int64_t> idx(in.shape.size(), 0);
+  for (size_t i = 0; i < out->data.size(); ++i) {
+    bool inside = true;
+    for (size_t k = 0; k < idx.size(); ++k) inside = inside && idx[k] < in.valid[k];
+    if (!inside) out->data[i] = fill;
+    for (size_t k = idx.size(); k-- > 0;) {
+      if (++idx[k] < in.shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  out->valid = out->shape;
+  return Value::Of(out);
+}
+
+Value Move(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  ex.Tile(a[0], "tile");
+  return a[0];
+}
+
+Value SubblockIdx(Exec& ex, const ir::Call&, std::vector<Value>&) {
+  return Value::Int(ex.t.subblock_idx, DataType::kIndex);
+}
+
+Value TileRead(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TileVal& t = ex.Tile(a[0], "tile");
+  std::vector<int64_t> idx = ex.Ints(a[1], "indices");
+  if (idx.size() != t.shape.size()) ex.Fail("index rank does not match tile rank");
+  for (size_t k = 0; k < idx.size(); ++k)
+    if (idx[k] < 0 || idx[k] >= t.shape[k])
+      ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx), ShapeString(t.shape)));
+  double v = t.data[Lin(t.shape, idx)];
+  return IsFloat(t.dtype) ? Value::Float(v, t.dtype) : Value::Int(static_cast<int64_t>(v), t.dtype);
+}
+
+Value TileWrite(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TileVal& t = ex.Tile(a[0], "tile");
+  std::vector<int64_t> idx = ex.Ints(a[1], "indices");
+  if (idx.size() != t.shape.size()) ex.Fail("index rank does not match tile rank");
+  for (size_t k = 0; k < idx.size(); ++k)
+    if (idx[k] < 0 || idx[k] >= t.shape[k])
+      ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx), ShapeString(t.shape)));
+  auto out = std::make_shared<TileVal>(t);
+  out->data[Lin(t.shape, idx)] = RoundTo(t.dtype, a[2].AsDouble());
+  return Value::Of(out);
+}
+
+Value TileBinary(Exec& ex, std::vector<Value>& a, ElemOp op) {
+  const TileVal& l = ex.Tile(a[0], "lhs");
+  const TileVal& r = ex.Tile(a[1], "rhs");
+  if (l.shape != r.shape)
+    ex.Fail(fmt::format("shape {} does not match {}", ShapeString(r.shape), ShapeString(l.shape)));
+  auto out = NewTile(l.dtype, l.shape);
+  for (size_t k = 0; k < out->valid.size(); ++k) out->valid[k] = std::min(l.valid[k], r.valid[k]);
+  bool dz = false;
+  ForEachIn(l.shape, out->valid, [&](int64_t ti, int64_t) {
+    out->data[ti] = ApplyElemTyped(op, l.dtype, l.data[ti], r.data[ti], &dz);
+  });
+  if (dz) ex.Fail("integer division by zero");
+  return Value::Of(out);
+}
+
+#define BIN(NAME, OP) \
+  Value NAME(Exec& ex, const ir::Call&, std::vector<Value>& a) { return TileBinary(ex, a, OP); }
+BIN(Add, ElemOp::kAdd)
+BIN(Sub, ElemOp::kSub)
+BIN(Mul, ElemOp::kMul)
+BIN(Div, ElemOp::kDiv)
+BIN(Max, ElemOp::kMax)
+BIN(Min, ElemOp::kMin)
+#undef BIN
+
+}  // namespace
+
+void RegisterTileSemantics(OpTable& t) {
+  t.fns["tile.load"] = Load;
+  t.fns["tile.store"] = Store;
+  t.fns["tile.create"] = Create;
+  t.fns["tile.set_validshape"] = SetValid;
+  t.fns["tile.fillpad_inplace"] = FillPad;
+  t.fns["tile.move"] = Move;
+  t.fns["tile.get_subblock_idx"] = SubblockIdx;
+  t.fns["tile.read"] = TileRead;
+  t.fns["tile.write"] = TileWrite;
+  t.fns["tile.add"] = Add;
+  t.fns["tile.sub"] = Sub;
+  t.fns["tile.mul"] = Mul;
+  t.fns["tile.div"] = Div;
+  t.fns["tile.maximum"] = Max;
+  t.fns["tile.minimum"] = Min;
+}
+
+}  // namespace pypto::sim

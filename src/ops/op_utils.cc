@@ -129,7 +129,7 @@ std::string TypeStr(const Type* t) {
   if (t == nullptr) return "<no type>";
   switch (t->kind) {
     case NodeKind::kUnknownType:
-      return "Unknown";
+      return "pl.UnknownType";
     case NodeKind::kScalarType:
       return fmt::format("pl.Scalar[{}]", DTypeStr(Cast<ScalarType>(t)->dtype));
     case NodeKind::kTensorType:
@@ -147,7 +147,8 @@ std::string TypeStr(const Type* t) {
     }
     case NodeKind::kTupleType: {
       const auto* tt = Cast<TupleType>(t);
-      std::string s = "tuple[";
+      if (tt->types.empty()) return "pl.Tuple[()]";
+      std::string s = "pl.Tuple[";
       for (size_t i = 0; i < tt->types.size(); ++i) s += (i ? ", " : "") + TypeStr(tt->types[i]);
       return s + "]";
     }
@@ -156,7 +157,7 @@ std::string TypeStr(const Type* t) {
     case NodeKind::kCommCtxType:
       return "pld.CommCtx";
     case NodeKind::kWindowBufferType:
-      return "pld.WindowBuffer";
+      return "pld.WindowBufferType";
     default:
       return fmt::format("<{}>", NodeKindName(t->kind));
   }

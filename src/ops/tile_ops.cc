@@ -1,5 +1,5 @@
 // Core tile ops (pl.tile.*), part 1: the RegisterTileOps entry point and the
-// element-wise compute ops (add, sub, mul, div, maximum, minimum). Memory and
+// element-wise compute ops (add, sub, mul, div, maximum, minimum, cast). Memory and
 // data-movement tile ops live in tile_memory_ops.cc.
 //
 // Element-wise tile ops take two tiles of the same shape and dtype in the vector
@@ -42,6 +42,17 @@ const Type* DeduceTileBinary(DeduceContext& dc) {
   return MakeTileType(dc.ctx, shape, lhs->dtype, MemorySpace::kVec, v);
 }
 
+const Type* DeduceTileCast(DeduceContext& dc) {
+  const TileType* t = ExpectTile(dc, 0);
+  if (!t || !ExpectVecOrUnset(dc, 0, t)) return nullptr;
+  DataType dt = dc.Kwarg("target_type")->dtype;
+  if (dt == DataType::kIndex)
+    return dc.KwargError("target_type", "pl.INDEX is not a storage dtype; use pl.INT64");
+  TileView v = t->view.value_or(TileView{});
+  v.pad = PadValue::kNull;
+  return MakeTileType(dc.ctx, t->shape, dt, MemorySpace::kVec, v);
+}
+
 void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& what) {
   r.Register("tile." + name)
       .Doc("Element-wise " + what +
@@ -68,6 +79,18 @@ void RegisterTileElementwiseOps(OpRegistry& r) {
   RegisterBinary(r, "div", "quotient");
   RegisterBinary(r, "maximum", "maximum");
   RegisterBinary(r, "minimum", "minimum");
+
+  r.Register("tile.cast")
+      .Doc("Convert every element of a Vec tile to target_type; same shape and valid region.")
+      .Category("TileOp")
+      .Arg("tile", "pl.Tile in pl.Mem.Vec")
+      .RequiredKwarg("target_type", KwargType::kDType, "result element dtype")
+      .Affinity(CoreAffinity::kVector)
+      .NoArgWrites()
+      .InputMemory(0, {MemorySpace::kVec})
+      .OutputMemory(MemorySpace::kVec)
+      .Placement(OpPlacement::kKernelOnly)
+      .Deduce(DeduceTileCast);
 }
 
 void RegisterTileOps(OpRegistry& r) {

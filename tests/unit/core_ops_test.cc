@@ -474,6 +474,18 @@ TEST_CASE("tile element-wise ops", "[ops][tile]") {
   CHECK(f.Err() == "tile.sub: argument 'lhs' must be in pl.Mem.Vec, got pl.Mem.Acc");
   CHECK(!f.Op("tile.maximum", {a, f.ctx.Float(1.0)}));
   CHECK(f.Err() == "tile.maximum: argument 'rhs' must be a pl.Tile, got pl.Scalar[pl.FP32]");
+  CHECK(!f.Op("tile.add", {a, MakeIndexTuple(f.ctx, {1, 2})}));
+  CHECK(f.Err() == "tile.add: argument 'rhs' must be a pl.Tile, got pl.Tuple[pl.Scalar[pl.INDEX], "
+                   "pl.Scalar[pl.INDEX]]");
+
+  // tile.cast keeps shape and valid region, lands in Vec.
+  c = f.Op("tile.cast", {b}, Kw("target_type", Attr::DType(DataType::kFP16)));
+  REQUIRE(c);
+  CHECK(TypeStr(c->type) == "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]");
+  CHECK(Valid(c->type) == "[8, 64]");
+  CHECK(!f.Op("tile.cast", {f.Tile(f.Sh({4, 4}), DataType::kFP32, MemorySpace::kMat)},
+              Kw("target_type", Attr::DType(DataType::kFP16))));
+  CHECK(f.Err() == "tile.cast: argument 'tile' must be in pl.Mem.Vec, got pl.Mem.Mat");
 }
 
 TEST_CASE("tile.move / get_subblock_idx / read / write", "[ops][tile]") {

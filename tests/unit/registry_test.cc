@@ -31,7 +31,7 @@ const std::vector<std::string> kCoreOps = {
     "tensor.mul", "tensor.div", "tensor.maximum", "tensor.minimum", "tensor.cast",
     "tensor.slice", "tile.load", "tile.store", "tile.create", "tile.set_validshape",
     "tile.fillpad_inplace", "tile.add", "tile.sub", "tile.mul", "tile.div", "tile.maximum",
-    "tile.minimum", "tile.move", "tile.get_subblock_idx", "tile.read", "tile.write",
+    "tile.minimum", "tile.cast", "tile.move", "tile.get_subblock_idx", "tile.read", "tile.write",
     "system.fence", "system.cacheinvalid",
 };
 

@@ -68,8 +68,9 @@ std::string ShapeStr(const Shape& s);
 std::string DimStr(const Expr* e);
 // Short DSL-like spelling of a type for diagnostics, e.g.
 // "pl.Tensor[[16, 64], pl.FP32]", "pld.DistributedTensor[[4], pl.INT32]",
-// "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]", "pl.Scalar[pl.INDEX]", "pl.Ptr".
-// (Views are not spelled; this is not the printer.)
+// "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]", "pl.Scalar[pl.INDEX]", "pl.Ptr",
+// "pl.Tuple[...]", "pl.UnknownType" — the printer's spellings, except that views
+// (pl.TensorView / pl.TileView) and window-buffer bindings are not spelled.
 std::string TypeStr(const Type* t);
 // "pl.FP32".
 std::string DTypeStr(DataType d);

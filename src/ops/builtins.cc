@@ -24,7 +24,7 @@ static bool CheckDtypeKwarg(DeduceContext& dc, int idx, const TensorType* t) {
   const Attr* a = dc.Kwarg("dtype");
   if (a->dtype == t->dtype) return true;
   dc.KwargError("dtype", fmt::format("is {} but argument '{}' has element type {}; they must match",
-                                     DT(a->dtype), ArgName(dc, idx), DT(t->dtype)));
+                                     DTypeStr(a->dtype), ArgName(dc, idx), DTypeStr(t->dtype)));
   return false;
 }
 
@@ -32,7 +32,7 @@ static bool CheckReduceDtype(DeduceContext& dc, int idx, const TensorType* t) {
   if (t->dtype == DataType::kFP16 || t->dtype == DataType::kFP32) return true;
   ArgError(dc, idx, {},
            fmt::format("has element type {}; the allreduce kernels support pl.FP16 and pl.FP32",
-                       DT(t->dtype)));
+                       DTypeStr(t->dtype)));
   return false;
 }
 
@@ -67,7 +67,7 @@ static const Type* DeduceBuiltinBroadcast(DeduceContext& dc) {
       !CheckDtypeKwarg(dc, 0, target))
     return nullptr;
   int64_t root = IntKw(dc, "root", 0);
-  auto nr = ConstVal(sig->shape[0]);
+  auto nr = StaticInt(sig->shape[0]);
   if (root < 0 || (nr && root >= *nr))
     return dc.KwargError("root", fmt::format("is {}; the root rank must lie in [0, NR)", root));
   return dc.args[0]->type;
@@ -98,8 +98,8 @@ static const Type* DeduceBuiltinGatherLike(DeduceContext& dc) {
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DT(input->dtype),
-                                DT(target->dtype)));
+                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
+                                DTypeStr(target->dtype)));
   return dc.args[1]->type;
 }
 
@@ -122,8 +122,8 @@ static const Type* DeduceBuiltinAllToAllV(DeduceContext& dc) {
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DT(input->dtype),
-                                DT(target->dtype)));
+                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
+                                DTypeStr(target->dtype)));
   return dc.args[1]->type;
 }
 

@@ -26,17 +26,17 @@ static bool CheckCoreNumPositive(DeduceContext& dc, int64_t core_num) {
 
 // Static NR of a [NR] / [NR, 1] signal, when known.
 static std::optional<int64_t> StaticNr(const DistributedTensorType* sig) {
-  return sig->rank() >= 1 ? ConstVal(sig->shape[0]) : std::nullopt;
+  return sig->rank() >= 1 ? StaticInt(sig->shape[0]) : std::nullopt;
 }
 
 // target.shape[0] must be a multiple of NR when both are static.
 static bool CheckRowsPerRank(DeduceContext& dc, int idx, const TensorType* t,
                              const DistributedTensorType* sig, const std::string& layout) {
   auto nr = StaticNr(sig);
-  auto rows = ConstVal(t->shape[0]);
+  auto rows = StaticInt(t->shape[0]);
   if (!nr || !rows || (*nr > 0 && *rows % *nr == 0)) return true;
   ArgError(dc, idx, {},
-           fmt::format("has shape {} but 'signal' is {} ranks; the layout is {}", Dims(t->shape),
+           fmt::format("has shape {} but 'signal' is {} ranks; the layout is {}", ShapeStr(t->shape),
                        *nr, layout));
   return false;
 }
@@ -47,7 +47,7 @@ static const Type* DeduceAllreduce(DeduceContext& dc) {
   if (target->dtype != DataType::kFP16 && target->dtype != DataType::kFP32)
     return ArgError(dc, 0, {},
                     fmt::format("has element type {}; allreduce supports pl.FP16 and pl.FP32",
-                                DT(target->dtype)));
+                                DTypeStr(target->dtype)));
   auto op = EnumKw(dc, "op", EnumKind::kReduceOp, 0);
   std::string mode = StrKw(dc, "mode", "mesh");
   int64_t core_num = IntKw(dc, "core_num", 1);
@@ -124,22 +124,22 @@ static const Type* DeduceGatherLike(DeduceContext& dc, bool all_to_all) {
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DT(input->dtype),
-                                DT(target->dtype)));
+                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
+                                DTypeStr(target->dtype)));
   // Columns always agree; rows: all_to_all needs [NR, SIZE] on both sides,
   // allgather takes a [1, SIZE] chunk or a pre-staged [NR, SIZE] window.
-  auto in_rows = ConstVal(input->shape[0]);
-  bool rows_ok = DimSame(input->shape[0], target->shape[0]) ||
+  auto in_rows = StaticInt(input->shape[0]);
+  bool rows_ok = DimEqual(input->shape[0], target->shape[0]) ||
                  (!all_to_all && in_rows && *in_rows == 1) ||
-                 !(in_rows && ConstVal(target->shape[0]));
-  if (!rows_ok || (ConstVal(input->shape[1]) && ConstVal(target->shape[1]) &&
-                   !DimSame(input->shape[1], target->shape[1])))
+                 !(in_rows && StaticInt(target->shape[0]));
+  if (!rows_ok || (StaticInt(input->shape[1]) && StaticInt(target->shape[1]) &&
+                   !DimEqual(input->shape[1], target->shape[1])))
     return ArgError(dc, 0, {},
-                    fmt::format("has shape {} but 'target' is {}; expected {}", Dims(input->shape),
-                                Dims(target->shape),
+                    fmt::format("has shape {} but 'target' is {}; expected {}", ShapeStr(input->shape),
+                                ShapeStr(target->shape),
                                 all_to_all ? "the same [NR, SIZE] shape"
                                            : "[1, SIZE] or [NR, SIZE] with the same SIZE"));
-  auto nr = StaticNr(sig), trows = ConstVal(target->shape[0]);
+  auto nr = StaticNr(sig), trows = StaticInt(target->shape[0]);
   if (nr && trows && *nr != *trows)
     return ArgError(dc, 1, {},
                     fmt::format("has {} rows but 'signal' has {} ranks; target is [NR, SIZE]",
@@ -173,15 +173,15 @@ static const Type* DeduceAllToAllV(DeduceContext& dc) {
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DT(input->dtype),
-                                DT(target->dtype)));
+                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
+                                DTypeStr(target->dtype)));
   for (size_t k = 0; k < 2; ++k) {
-    auto a = ConstVal(input->shape[k]), b = ConstVal(target->shape[k]);
+    auto a = StaticInt(input->shape[k]), b = StaticInt(target->shape[k]);
     if (a && b && *a != *b)
       return ArgError(dc, 0, {},
                       fmt::format("has shape {} but 'target' is {}; both are the flat "
                                   "[NR * MAX_RECV, SIZE] staging layout",
-                                  Dims(input->shape), Dims(target->shape)));
+                                  ShapeStr(input->shape), ShapeStr(target->shape)));
   }
   if (!CheckRowsPerRank(dc, 1, target, sig, "[NR * MAX_RECV, SIZE]")) return nullptr;
   return dc.args[1]->type;

@@ -12,45 +12,9 @@ namespace pypto::ir::dist {
 
 std::string Ty(const Type* t) { return TypeToString(t); }
 
-std::string Dim(const Expr* e) {
-  if (auto v = ConstVal(e)) return std::to_string(*v);
-  if (const Var* var = AsVarLike(e)) return var->name_hint;
-  if (const auto* b = As<BinaryExpr>(e))
-    return fmt::format("({} {} {})", Dim(b->lhs), BinaryOpSymbol(b->op), Dim(b->rhs));
-  if (const auto* c = As<Call>(e)) return fmt::format("{}(...)", c->OpName());
-  return "?";
-}
-
-std::string Dims(const Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + Dim(s[i]);
-  return out + "]";
-}
-
-std::string DT(DataType d) { return fmt::format("pl.{}", DTypeName(d)); }
-
 std::string EnumName(EnumKind k, int64_t v) {
   auto n = EnumValueName(k, static_cast<int>(v));
   return n ? *n : std::to_string(v);
-}
-
-std::optional<int64_t> ConstVal(const Expr* e) {
-  if (const auto* c = As<ConstInt>(e)) return c->value;
-  return std::nullopt;
-}
-
-bool DimSame(const Expr* a, const Expr* b) {
-  if (a == b) return true;
-  if (!a || !b) return false;
-  auto ca = ConstVal(a), cb = ConstVal(b);
-  if (ca || cb) return ca && cb && *ca == *cb;
-  const Var* va = AsVarLike(a);
-  const Var* vb = AsVarLike(b);
-  if (va || vb) return false;  // distinct Var nodes are distinct symbols
-  const auto* ba = As<BinaryExpr>(a);
-  const auto* bb = As<BinaryExpr>(b);
-  if (ba && bb) return ba->op == bb->op && DimSame(ba->lhs, bb->lhs) && DimSame(ba->rhs, bb->rhs);
-  return false;
 }
 
 bool IsIntScalarType(const Type* t) {
@@ -105,14 +69,14 @@ bool ExpectPeer(DeduceContext& dc, int idx, std::string_view name) {
   return false;
 }
 
-bool ExpectScalar(DeduceContext& dc, int idx, std::string_view name) {
+bool ExpectAnyScalar(DeduceContext& dc, int idx, std::string_view name) {
   const Type* t = ArgType(dc, idx);
   if (As<ScalarType>(t)) return true;
   ArgError(dc, idx, name, fmt::format("must be a pl.Scalar, got {}", Ty(t)));
   return false;
 }
 
-const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int idx, size_t rank, const std::string& of,
+const MakeTuple* ExpectIndexTupleOf(DeduceContext& dc, int idx, size_t rank, const std::string& of,
                                   std::string_view name) {
   const Expr* e = dc.args[static_cast<size_t>(idx)];
   const auto* tup = As<MakeTuple>(e);
@@ -179,7 +143,7 @@ bool CheckAtomicAddDtype(DeduceContext& dc, int idx, std::string_view name, Data
                fmt::format("has element type {}, which has no hardware atomic add; "
                            "atomic=pld.AtomicType.Add requires FP32, BF16, FP16, INT32, INT16 or "
                            "INT8 (or use atomic=pld.AtomicType.None_)",
-                           DT(dt)));
+                           DTypeStr(dt)));
       return false;
   }
 }
@@ -188,12 +152,12 @@ bool CheckAtomicAddDtype(DeduceContext& dc, int idx, std::string_view name, Data
 static bool CheckPositiveDims(DeduceContext& dc, int idx, std::string_view name,
                               const TensorType* t) {
   for (size_t k = 0; k < t->shape.size(); ++k) {
-    auto v = ConstVal(t->shape[k]);
+    auto v = StaticInt(t->shape[k]);
     if (v && *v <= 0) {
       ArgError(dc, idx, name,
                fmt::format("has shape {} with non-positive dim {} ({}); every static dimension "
                            "of a transfer operand must be positive",
-                           Dims(t->shape), k, *v));
+                           ShapeStr(t->shape), k, *v));
       return false;
     }
   }
@@ -205,19 +169,19 @@ static bool CheckRegionInBounds(DeduceContext& dc, int off_idx, std::string_view
                                 const MakeTuple* off, const Shape& ext, const TensorType* t,
                                 std::string_view tname) {
   for (size_t k = 0; k < t->shape.size(); ++k) {
-    auto o = ConstVal(off->elements[k]);
+    auto o = StaticInt(off->elements[k]);
     if (o && *o < 0) {
       ArgError(dc, off_idx, off_name,
                fmt::format("element {} is negative ({}); offsets must be non-negative", k, *o));
       return false;
     }
-    auto e = ConstVal(ext[k]);
-    auto d = ConstVal(t->shape[k]);
+    auto e = StaticInt(ext[k]);
+    auto d = StaticInt(t->shape[k]);
     if (o && e && d && *o + *e > *d) {
       ArgError(dc, off_idx, off_name,
                fmt::format("places the {} transfer region outside '{}' in dim {} ({} + {} > {}); "
                            "the region must lie inside {}",
-                           Dims(ext), tname, k, *o, *e, *d, Dims(t->shape)));
+                           ShapeStr(ext), tname, k, *o, *e, *d, ShapeStr(t->shape)));
       return false;
     }
   }
@@ -240,7 +204,7 @@ std::optional<Transfer> CheckTransfer(DeduceContext& dc, const TransferArgs& a) 
     ArgError(dc, a.src, {},
              fmt::format("has element type {} but 'dst' has {}; put/get move bytes without "
                          "conversion, so both sides need the same element type",
-                         DT(tr.src->dtype), DT(tr.dst->dtype)));
+                         DTypeStr(tr.src->dtype), DTypeStr(tr.dst->dtype)));
     return std::nullopt;
   }
   if (tr.src->rank() != tr.dst->rank()) {
@@ -258,24 +222,24 @@ std::optional<Transfer> CheckTransfer(DeduceContext& dc, const TransferArgs& a) 
   size_t rank = tr.dst->rank();
   if (a.shape < 0) {
     for (size_t k = 0; k < rank; ++k) {
-      if (!DimSame(tr.src->shape[k], tr.dst->shape[k])) {
+      if (!DimEqual(tr.src->shape[k], tr.dst->shape[k])) {
         ArgError(dc, a.src, {},
                  fmt::format("has shape {} but 'dst' has shape {} (dim {}); a full-slice transfer "
                              "needs equal shapes — pass dst_offsets, src_offsets and shape to "
                              "move a sub-region",
-                             Dims(tr.src->shape), Dims(tr.dst->shape), k));
+                             ShapeStr(tr.src->shape), ShapeStr(tr.dst->shape), k));
         return std::nullopt;
       }
     }
     tr.extent = tr.dst->shape;
     return tr;
   }
-  const MakeTuple* doff = ExpectIndexTuple(dc, a.dst_offsets, rank, "'dst'", a.dst_offsets_name);
-  const MakeTuple* soff = ExpectIndexTuple(dc, a.src_offsets, rank, "'src'", a.src_offsets_name);
-  const MakeTuple* shp = ExpectIndexTuple(dc, a.shape, rank, "'dst'", a.shape_name);
+  const MakeTuple* doff = ExpectIndexTupleOf(dc, a.dst_offsets, rank, "'dst'", a.dst_offsets_name);
+  const MakeTuple* soff = ExpectIndexTupleOf(dc, a.src_offsets, rank, "'src'", a.src_offsets_name);
+  const MakeTuple* shp = ExpectIndexTupleOf(dc, a.shape, rank, "'dst'", a.shape_name);
   if (!doff || !soff || !shp) return std::nullopt;
   for (size_t k = 0; k < rank; ++k) {
-    auto v = ConstVal(shp->elements[k]);
+    auto v = StaticInt(shp->elements[k]);
     if (v && *v <= 0) {
       ArgError(dc, a.shape, a.shape_name,
                fmt::format("element {} is {}; every static transfer extent must be positive", k,
@@ -293,10 +257,10 @@ std::optional<Transfer> CheckTransfer(DeduceContext& dc, const TransferArgs& a) 
 Flat Flatten(const Shape& extent) {
   Flat f;
   if (extent.empty()) return f;
-  f.cols = ConstVal(extent.back());
+  f.cols = StaticInt(extent.back());
   int64_t rows = 1;
   for (size_t k = 0; k + 1 < extent.size(); ++k) {
-    auto v = ConstVal(extent[k]);
+    auto v = StaticInt(extent[k]);
     if (!v) return f;
     rows *= *v;
   }
@@ -310,7 +274,7 @@ const DistributedTensorType* ExpectSignal(DeduceContext& dc, int idx, std::strin
   if (s->dtype != DataType::kInt32) {
     ArgError(dc, idx, name,
              fmt::format("must have element type pl.INT32 (barrier credit counters), got {}",
-                         DT(s->dtype)));
+                         DTypeStr(s->dtype)));
     return nullptr;
   }
   return s;
@@ -320,13 +284,13 @@ bool ExpectNrSignalShape(DeduceContext& dc, int idx, const DistributedTensorType
                          bool allow_rank1) {
   bool ok = sig->rank() == 2 || (allow_rank1 && sig->rank() == 1);
   if (ok && sig->rank() == 2) {
-    auto c = ConstVal(sig->shape[1]);
+    auto c = StaticInt(sig->shape[1]);
     ok = c && *c == 1;
   }
   if (ok) return true;
   ArgError(dc, idx, {},
            fmt::format("must have shape {} (one barrier cell per rank), got {}",
-                       allow_rank1 ? "[NR] or [NR, 1]" : "[NR, 1]", Dims(sig->shape)));
+                       allow_rank1 ? "[NR] or [NR, 1]" : "[NR, 1]", ShapeStr(sig->shape)));
   return false;
 }
 
@@ -334,7 +298,7 @@ bool ExpectRank(DeduceContext& dc, int idx, const TensorType* t, size_t rank,
                 const std::string& layout) {
   if (t->rank() == rank) return true;
   ArgError(dc, idx, {},
-           fmt::format("must be {}-D {}, got shape {}", rank, layout, Dims(t->shape)));
+           fmt::format("must be {}-D {}, got shape {}", rank, layout, ShapeStr(t->shape)));
   return false;
 }
 
@@ -345,22 +309,22 @@ bool CheckMeshSignal(DeduceContext& dc, int idx, const DistributedTensorType* si
     ArgError(dc, idx, {},
              fmt::format("has shape {}; a rank-1 [NR] signal has one lane per rank, so it only "
                          "serves core_num=1 — use a [NR, stride] signal with stride >= {}",
-                         Dims(sig->shape), core_num));
+                         ShapeStr(sig->shape), core_num));
     return false;
   }
   if (sig->rank() != 2) {
     ArgError(dc, idx, {},
              fmt::format("has shape {}; a mesh allreduce signal is [NR] or [NR, stride] (one "
                          "counter per rank and core)",
-                         Dims(sig->shape)));
+                         ShapeStr(sig->shape)));
     return false;
   }
-  auto stride = ConstVal(sig->shape[1]);
+  auto stride = StaticInt(sig->shape[1]);
   if (!stride || *stride < core_num) {
     ArgError(dc, idx, {},
              fmt::format("has shape {}; a mesh allreduce signal [NR, stride] needs a static "
                          "stride >= core_num ({})",
-                         Dims(sig->shape), core_num));
+                         ShapeStr(sig->shape), core_num));
     return false;
   }
   return true;
@@ -373,7 +337,7 @@ bool CheckRingSignal(DeduceContext& dc, int idx, const DistributedTensorType* si
                                               : "[2 * (NR - 1) + 1, NR]";
   bool ok = sig->rank() == 2;
   if (ok) {
-    auto rows = ConstVal(sig->shape[0]), nr = ConstVal(sig->shape[1]);
+    auto rows = StaticInt(sig->shape[0]), nr = StaticInt(sig->shape[1]);
     if (rows && nr)
       ok = (incore_rows && *rows == 2 * (*nr - 1)) || (host_rows && *rows == 2 * (*nr - 1) + 1);
   }
@@ -381,7 +345,7 @@ bool CheckRingSignal(DeduceContext& dc, int idx, const DistributedTensorType* si
   ArgError(dc, idx, {},
            fmt::format("has shape {}; a ring allreduce signal is {} (one row per ring round, one "
                        "cell per rank)",
-                       Dims(sig->shape), want));
+                       ShapeStr(sig->shape), want));
   return false;
 }
 
@@ -401,26 +365,26 @@ bool CheckPackedLayout(DeduceContext& dc, int idx, const TensorType* t) {
     bool packed = v.stride.size() == t->rank();
     std::optional<int64_t> expect = 1;
     for (size_t k = t->rank(); packed && k-- > 0;) {
-      auto s = ConstVal(v.stride[k]);
+      auto s = StaticInt(v.stride[k]);
       if (expect && s && *s != *expect) packed = false;
-      auto d = ConstVal(t->shape[k]);
+      auto d = StaticInt(t->shape[k]);
       expect = expect && d ? std::optional<int64_t>(*expect * *d) : std::nullopt;
     }
     if (!packed) {
       ArgError(dc, idx, {},
                fmt::format("has strides {} for shape {}; it is addressed by flat element "
                            "arithmetic, so it needs the packed row-major strides",
-                           Dims(v.stride), Dims(t->shape)));
+                           ShapeStr(v.stride), ShapeStr(t->shape)));
       return false;
     }
   }
   if (!v.valid_shape.empty()) {
     for (size_t k = 0; k < t->rank() && k < v.valid_shape.size(); ++k) {
-      if (!DimSame(v.valid_shape[k], t->shape[k])) {
+      if (!DimEqual(v.valid_shape[k], t->shape[k])) {
         ArgError(dc, idx, {},
                  fmt::format("has valid_shape {} narrower than its shape {}; all_to_all_v needs "
                              "the full valid shape",
-                             Dims(v.valid_shape), Dims(t->shape)));
+                             ShapeStr(v.valid_shape), ShapeStr(t->shape)));
         return false;
       }
     }
@@ -431,18 +395,18 @@ bool CheckPackedLayout(DeduceContext& dc, int idx, const TensorType* t) {
 bool CheckCountsShape(DeduceContext& dc, int idx, const TensorType* t, bool allow_rank1) {
   if (t->dtype != DataType::kInt32) {
     ArgError(dc, idx, {},
-             fmt::format("must have element type pl.INT32 (row counts), got {}", DT(t->dtype)));
+             fmt::format("must have element type pl.INT32 (row counts), got {}", DTypeStr(t->dtype)));
     return false;
   }
   bool ok = t->rank() == 2 || (allow_rank1 && t->rank() == 1);
   if (ok && t->rank() == 2) {
-    auto c = ConstVal(t->shape[1]);
+    auto c = StaticInt(t->shape[1]);
     ok = c && *c == 1;
   }
   if (ok) return true;
   ArgError(dc, idx, {},
            fmt::format("must have shape {} (one count per rank), got {}",
-                       allow_rank1 ? "[NR] or [NR, 1]" : "[NR, 1]", Dims(t->shape)));
+                       allow_rank1 ? "[NR] or [NR, 1]" : "[NR, 1]", ShapeStr(t->shape)));
   return false;
 }
 

@@ -26,23 +26,18 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/comm.h"
 #include "pypto/ir/op_registry.h"
+#include "pypto/ir/op_utils.h"
 
 namespace pypto::ir::dist {
 
-using Shape = std::vector<const Expr*>;
+// General helpers (StaticInt, DimEqual, ShapeStr, DimStr, DTypeStr) come from
+// pypto/ir/op_utils.h; these are the distributed-specific ones.
 
 // ---- spelling ---------------------------------------------------------------
 std::string Ty(const Type* t);                 // DSL spelling via ir::TypeToString
-std::string Dim(const Expr* e);                // "16", "NR", "(NR * 2)"
-std::string Dims(const Shape& s);              // "[16, NR]"
-std::string DT(DataType d);                    // "pl.FP32"
 std::string EnumName(EnumKind k, int64_t v);   // "pld.WaitCmp.Ge" (or the raw int)
 
 // ---- expression queries -----------------------------------------------------
-std::optional<int64_t> ConstVal(const Expr* e);  // ConstInt value
-// Structural equality of dim expressions: same node, equal constants, same
-// Var, or the same arithmetic over equal operands.
-bool DimSame(const Expr* a, const Expr* b);
 bool IsIntScalarType(const Type* t);  // Scalar of an integer dtype (not BOOL)
 const Shape& ValidOf(const TensorType* t);  // view valid_shape, else shape
 
@@ -60,10 +55,10 @@ const TensorType* ExpectTensorLike(DeduceContext& dc, int idx, std::string_view 
 // A rank index: a pl.Scalar of an integer dtype.
 bool ExpectPeer(DeduceContext& dc, int idx, std::string_view name = {});
 // Any pl.Scalar (notify's value, wait's expected).
-bool ExpectScalar(DeduceContext& dc, int idx, std::string_view name = {});
+bool ExpectAnyScalar(DeduceContext& dc, int idx, std::string_view name = {});
 // A [a, b, ...] tuple of integer scalars with exactly `rank` elements (the rank
 // of `of`, e.g. "'target'").
-const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int idx, size_t rank, const std::string& of,
+const MakeTuple* ExpectIndexTupleOf(DeduceContext& dc, int idx, size_t rank, const std::string& of,
                                   std::string_view name = {});
 
 // ---- kwargs -------------------------------------------------------------------

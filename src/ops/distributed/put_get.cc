@@ -83,12 +83,12 @@ static const Type* DeduceTensorTransfer(DeduceContext& dc, bool is_put) {
     return ArgError(dc, where, {},
                     fmt::format("gives a transfer extent {} whose innermost dim is dynamic; pass "
                                 "chunk_cols= to bound the statically allocated staging tile",
-                                Dims(tr->extent)));
+                                ShapeStr(tr->extent)));
   if (!f.rows && rows <= 0)
     return ArgError(dc, where, {},
                     fmt::format("gives a transfer extent {} with a dynamic leading dim; pass "
                                 "chunk_rows= to bound the statically allocated staging tile",
-                                Dims(tr->extent)));
+                                ShapeStr(tr->extent)));
   if (*atomic == static_cast<int>(AtomicType::kAdd) &&
       !CheckAtomicAddDtype(dc, 0, {}, tr->dst->dtype))
     return nullptr;
@@ -113,28 +113,28 @@ static const TileType* CheckStage(DeduceContext& dc, int idx, std::string_view n
   }
   if (tile->dtype != dt) {
     ArgError(dc, idx, name,
-             fmt::format("has element type {} but the transfer moves {}", DT(tile->dtype), DT(dt)));
+             fmt::format("has element type {} but the transfer moves {}", DTypeStr(tile->dtype), DTypeStr(dt)));
     return nullptr;
   }
   if (tile->rank() != 2) {
     ArgError(dc, idx, name,
              fmt::format("has shape {}; a staging tile is 2-D [rows, cols] over the flattened "
                          "transfer",
-                         Dims(tile->shape)));
+                         ShapeStr(tile->shape)));
     return nullptr;
   }
-  auto r = ConstVal(tile->shape[0]), c = ConstVal(tile->shape[1]);
+  auto r = StaticInt(tile->shape[0]), c = StaticInt(tile->shape[1]);
   if (!r || !c || *r <= 0 || *c <= 0) {
     ArgError(dc, idx, name,
              fmt::format("has shape {}; a staging tile needs static positive dims",
-                         Dims(tile->shape)));
+                         ShapeStr(tile->shape)));
     return nullptr;
   }
   if ((f.rows && *r > *f.rows) || (f.cols && *c > *f.cols)) {
     ArgError(dc, idx, name,
              fmt::format("has shape {}, larger than the flattened transfer [{}, {}]; a stage may "
                          "be a chunk of the transfer but never larger",
-                         Dims(tile->shape), f.rows ? std::to_string(*f.rows) : "?",
+                         ShapeStr(tile->shape), f.rows ? std::to_string(*f.rows) : "?",
                          f.cols ? std::to_string(*f.cols) : "?"));
     return nullptr;
   }
@@ -167,11 +167,11 @@ static const Type* DeduceTileTransfer(DeduceContext& dc, bool is_put) {
   if (has_stage2) {
     const TileType* s2 = CheckStage(dc, 4, "stage2", tr->dst->dtype, f);
     if (!s2) return nullptr;
-    if (!DimSame(s2->shape[0], stage->shape[0]) || !DimSame(s2->shape[1], stage->shape[1]))
+    if (!DimEqual(s2->shape[0], stage->shape[0]) || !DimEqual(s2->shape[1], stage->shape[1]))
       return ArgError(dc, 4, "stage2",
                       fmt::format("has shape {} but 'stage' has {}; ping/pong stages must have "
                                   "the same shape",
-                                  Dims(s2->shape), Dims(stage->shape)));
+                                  ShapeStr(s2->shape), ShapeStr(stage->shape)));
   }
   if (*atomic == static_cast<int>(AtomicType::kAdd) &&
       !CheckAtomicAddDtype(dc, 0, {}, tr->dst->dtype))

@@ -35,15 +35,15 @@ static EffectFn AtomicDependentEffect() {
 
 // min(a, b) of two INDEX dims, folded when static or equal.
 static const Expr* MinDim(Context& ctx, const Expr* a, const Expr* b) {
-  auto va = ConstVal(a), vb = ConstVal(b);
+  auto va = StaticInt(a), vb = StaticInt(b);
   if (va && vb) return ctx.Int(std::min(*va, *vb));
-  if (DimSame(a, b)) return a;
+  if (DimEqual(a, b)) return a;
   return ctx.Make<BinaryExpr>(BinaryOp::kMin, a, b, ctx.Scalar(DataType::kIndex));
 }
 
 // src_valid - off, folded when static or off == 0; clamped at 0 when static.
 static const Expr* Remaining(Context& ctx, const Expr* valid, const Expr* off) {
-  auto vv = ConstVal(valid), vo = ConstVal(off);
+  auto vv = StaticInt(valid), vo = StaticInt(off);
   if (vo && *vo == 0) return valid;
   if (vv && vo) return ctx.Int(std::max<int64_t>(0, *vv - *vo));
   return ctx.Make<BinaryExpr>(BinaryOp::kSub, valid, off, ctx.Scalar(DataType::kIndex));
@@ -54,39 +54,39 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
   bool ok = ExpectPeer(dc, 1);
   if (!target) return nullptr;
   size_t rank = target->rank();
-  const MakeTuple* off = ExpectIndexTuple(dc, 2, rank, "'target'");
-  const MakeTuple* shp = ExpectIndexTuple(dc, 3, rank, "'target'");
-  const MakeTuple* vs = dc.args.size() > 4 ? ExpectIndexTuple(dc, 4, rank, "'target'") : nullptr;
+  const MakeTuple* off = ExpectIndexTupleOf(dc, 2, rank, "'target'");
+  const MakeTuple* shp = ExpectIndexTupleOf(dc, 3, rank, "'target'");
+  const MakeTuple* vs = dc.args.size() > 4 ? ExpectIndexTupleOf(dc, 4, rank, "'target'") : nullptr;
   if (!ok || !off || !shp || (dc.args.size() > 4 && !vs)) return nullptr;
 
   for (size_t k = 0; k < rank; ++k) {
-    auto s = ConstVal(shp->elements[k]);
+    auto s = StaticInt(shp->elements[k]);
     if (s && *s <= 0)
       return ArgError(dc, 3, {},
                       fmt::format("element {} is {}; tile dimensions must be positive", k, *s));
-    auto o = ConstVal(off->elements[k]);
+    auto o = StaticInt(off->elements[k]);
     if (o && *o < 0)
       return ArgError(dc, 2, {},
                       fmt::format("element {} is negative ({}); offsets must be non-negative", k,
                                   *o));
     if (vs) {
-      auto v = ConstVal(vs->elements[k]);
+      auto v = StaticInt(vs->elements[k]);
       if (v && (*v < 0 || (s && *v > *s)))
         return ArgError(dc, 4, {},
                         fmt::format("element {} is {}; a valid extent must lie in [0, {}] (the "
                                     "tile shape)",
-                                    k, *v, Dims(shp->elements)));
+                                    k, *v, ShapeStr(shp->elements)));
     }
   }
   // Provable physical bounds: the requested valid window must lie inside target.
   const Shape& req = vs ? vs->elements : shp->elements;
   for (size_t k = 0; k < rank; ++k) {
-    auto o = ConstVal(off->elements[k]), e = ConstVal(req[k]), d = ConstVal(target->shape[k]);
+    auto o = StaticInt(off->elements[k]), e = StaticInt(req[k]), d = StaticInt(target->shape[k]);
     if (o && e && d && *o + *e > *d)
       return ArgError(dc, vs ? 4 : 3, {},
                       fmt::format("reads past 'target' in dim {} ({} + {} > {}, target shape {}); "
                                   "pass a valid_shape that stops at the tensor's edge",
-                                  k, *o, *e, *d, Dims(target->shape)));
+                                  k, *o, *e, *d, ShapeStr(target->shape)));
   }
   if (dc.BoolKwarg("allow_physical_tail_padding", false) &&
       (target->dtype != DataType::kFP16 || rank != 2))
@@ -103,7 +103,7 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
     const Expr* eff = req[k];
     if (!src_full) eff = MinDim(dc.ctx, req[k], Remaining(dc.ctx, src_valid[k], off->elements[k]));
     valid.push_back(eff);
-    if (!DimSame(eff, shp->elements[k])) partial = true;
+    if (!DimEqual(eff, shp->elements[k])) partial = true;
   }
   TileView view;
   view.blayout = target->view && target->view->layout == TensorLayout::kDN
@@ -157,14 +157,14 @@ static const Type* DeduceRemoteStore(DeduceContext& dc, bool tile_form) {
   bool ok = ExpectPeer(dc, 2);
   if (!target) return nullptr;
   size_t rank = target->rank();
-  const MakeTuple* off = ExpectIndexTuple(dc, 3, rank, "'target'");
+  const MakeTuple* off = ExpectIndexTupleOf(dc, 3, rank, "'target'");
   auto atomic = EnumKw(dc, "atomic", EnumKind::kAtomicType, 0);
   if (!ok || !off || !atomic) return nullptr;
   if (src_dt != target->dtype)
     return ArgError(dc, 0, {},
                     fmt::format("has element type {} but 'target' has {}; remote_store does not "
                                 "convert",
-                                DT(src_dt), DT(target->dtype)));
+                                DTypeStr(src_dt), DTypeStr(target->dtype)));
   if (rank < 2)
     return ArgError(dc, 1, {},
                     fmt::format("has rank {}; remote_store needs a target of rank >= 2 (the push "
@@ -175,32 +175,32 @@ static const Type* DeduceRemoteStore(DeduceContext& dc, bool tile_form) {
     return ArgError(dc, 0, {},
                     fmt::format("has shape {}; remote_store needs a 2-D source (or N-D with "
                                 "every leading dim 1)",
-                                Dims(s)));
+                                ShapeStr(s)));
   for (size_t k = 0; k + 2 < s.size(); ++k) {
-    auto v = ConstVal(s[k]);
+    auto v = StaticInt(s[k]);
     if (!v || *v != 1)
       return ArgError(dc, 0, {},
                       fmt::format("has shape {} with leading dim {} = {}; an N-D source must have "
                                   "every leading dim 1 (a larger extent would fold into the row "
                                   "count and overrun the target)",
-                                  Dims(s), k, Dim(s[k])));
+                                  ShapeStr(s), k, DimStr(s[k])));
   }
   // The pushed [rows, cols] lands on target's inner two dims at `offsets`; the
   // leading target dims take extent 1.
   for (size_t k = 0; k < rank; ++k) {
     const Expr* ext = k + 2 < rank ? nullptr : s[s.size() - (rank - k)];
-    auto o = ConstVal(off->elements[k]);
+    auto o = StaticInt(off->elements[k]);
     if (o && *o < 0)
       return ArgError(dc, 3, {},
                       fmt::format("element {} is negative ({}); offsets must be non-negative", k,
                                   *o));
-    auto e = ext ? ConstVal(ext) : std::optional<int64_t>(1);
-    auto d = ConstVal(target->shape[k]);
+    auto e = ext ? StaticInt(ext) : std::optional<int64_t>(1);
+    auto d = StaticInt(target->shape[k]);
     if (o && e && d && *o + *e > *d)
       return ArgError(dc, 3, {},
                       fmt::format("places the pushed {} region outside 'target' {} in dim {} ({} + "
                                   "{} > {}); the region must fit inside the peer's slice",
-                                  Dims(s), Dims(target->shape), k, *o, *e, *d));
+                                  ShapeStr(s), ShapeStr(target->shape), k, *o, *e, *d));
   }
   if (*atomic == static_cast<int>(AtomicType::kAdd) &&
       !CheckAtomicAddDtype(dc, 1, {}, target->dtype))

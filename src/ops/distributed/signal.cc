@@ -26,8 +26,8 @@ using namespace dist;
 static const Type* DeduceNotify(DeduceContext& dc) {
   const DistributedTensorType* target = ExpectDist(dc, 0);
   bool ok = ExpectPeer(dc, 1);
-  if (target) ok = ExpectIndexTuple(dc, 2, target->rank(), "'target'") && ok;
-  ok = ExpectScalar(dc, 3) && ok;
+  if (target) ok = ExpectIndexTupleOf(dc, 2, target->rank(), "'target'") && ok;
+  ok = ExpectAnyScalar(dc, 3) && ok;
   ok = EnumKw(dc, "op", EnumKind::kNotifyOp, 0).has_value() && ok;
   if (!target || !ok) return nullptr;
   return dc.ctx.Unknown();
@@ -36,8 +36,8 @@ static const Type* DeduceNotify(DeduceContext& dc) {
 static const Type* DeduceWait(DeduceContext& dc) {
   const DistributedTensorType* sig = ExpectDist(dc, 0);
   bool ok = true;
-  if (sig) ok = ExpectIndexTuple(dc, 1, sig->rank(), "'signal'") && ok;
-  ok = ExpectScalar(dc, 2) && ok;
+  if (sig) ok = ExpectIndexTupleOf(dc, 1, sig->rank(), "'signal'") && ok;
+  ok = ExpectAnyScalar(dc, 2) && ok;
   ok = EnumKw(dc, "cmp", EnumKind::kWaitCmp, 0).has_value() && ok;
   if (!sig || !ok) return nullptr;
   return dc.ctx.Unknown();
@@ -53,20 +53,20 @@ static const Type* DeduceDeferWait(DeduceContext& dc) {
     return ArgError(dc, 0, {},
                     fmt::format("must have element type pl.INT32 (a deferred-completion "
                                 "counter), got {}",
-                                DT(sig->dtype)));
+                                DTypeStr(sig->dtype)));
   if (sig->rank() == 0)
     return ArgError(dc, 0, {}, "has rank 0; defer_wait needs a signal of rank >= 1");
   if (sig->view && sig->view->layout == TensorLayout::kNZ)
     return ArgError(dc, 0, {},
                     "has layout pl.TensorLayout.NZ; defer_wait addresses its counter with ND or "
                     "DN layouts only");
-  bool ok = ExpectIndexTuple(dc, 1, sig->rank(), "'signal'") != nullptr;
+  bool ok = ExpectIndexTupleOf(dc, 1, sig->rank(), "'signal'") != nullptr;
   const Expr* expected = dc.args[2];
   if (!IsIntScalarType(expected->type)) {
     ArgError(dc, 2, {},
              fmt::format("must be an integer scalar threshold, got {}", Ty(expected->type)));
     ok = false;
-  } else if (auto v = ConstVal(expected);
+  } else if (auto v = StaticInt(expected);
              v && (*v < 0 || *v > std::numeric_limits<int32_t>::max())) {
     ArgError(dc, 2, {},
              fmt::format("is {}; a defer_wait threshold must lie in [0, 2147483647] because the "

@@ -36,7 +36,7 @@ static const Type* DeduceAllocWindowBuffer(DeduceContext& dc) {
       if (!IsIntScalarType(e->type))
         return ArgError(dc, 0, {},
                         fmt::format("element {} must be an integer scalar, got {}", k, Ty(e->type)));
-      auto v = ConstVal(e);
+      auto v = StaticInt(e);
       if (v && *v <= 0)
         return ArgError(dc, 0, {},
                         fmt::format("element {} is {}; window dimensions must be positive", k, *v));
@@ -51,7 +51,7 @@ static const Type* DeduceAllocWindowBuffer(DeduceContext& dc) {
   if (dc.Kwarg("dtype"))
     return dc.KwargError("dtype",
                          "is only meaningful with a shape argument; with a byte count omit it");
-  auto v = ConstVal(size);
+  auto v = StaticInt(size);
   if (v && *v <= 0)
     return ArgError(dc, 0, {},
                     fmt::format("is {} bytes; a window buffer needs a positive size", *v));
@@ -75,7 +75,7 @@ static const Type* DeduceWindow(DeduceContext& dc) {
     if (!IsIntScalarType(e->type))
       return ArgError(dc, 1, {},
                       fmt::format("element {} must be an integer scalar, got {}", k, Ty(e->type)));
-    auto v = ConstVal(e);
+    auto v = StaticInt(e);
     if (v && *v <= 0)
       return ArgError(dc, 1, {},
                       fmt::format("element {} is {}; window dimensions must be positive", k, *v));

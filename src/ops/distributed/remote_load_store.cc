@@ -71,11 +71,16 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
                                   *o));
     if (vs) {
       auto v = StaticInt(vs->elements[k]);
-      if (v && (*v < 0 || (s && *v > *s)))
+      if (v && *v < 0)
         return ArgError(dc, 4, {},
-                        fmt::format("element {} is {}; a valid extent must lie in [0, {}] (the "
-                                    "tile shape)",
-                                    k, *v, ShapeStr(shp->elements)));
+                        fmt::format("element {} is negative ({}); valid extents must be "
+                                    "non-negative",
+                                    k, *v));
+      if (v && s && *v > *s)
+        return ArgError(dc, 4, {},
+                        fmt::format("element {} is {}, larger than the tile's dim {} ({}); a "
+                                    "valid extent must lie within the tile shape",
+                                    k, *v, k, *s));
     }
   }
   // Provable physical bounds: the requested valid window must lie inside target.

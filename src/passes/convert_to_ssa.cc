@@ -124,7 +124,9 @@ class SSAConverter : public IRMutator {
     auto then_subst = subst_;
     auto then_def = defined_;
     subst_ = before_subst;
-    defined_ = before_def;
+    // Vars first bound in the then-branch get a fresh version when the else
+    // branch binds them too (one binding per Var).
+    defined_ = then_def;
     const Stmt* else_b = s->else_body ? MutateStmt(s->else_body) : nullptr;
     auto else_subst = subst_;
     auto else_def = defined_;
@@ -137,7 +139,7 @@ class SSAConverter : public IRMutator {
     for (const Var* v : assigned) {
       if (!seen.insert(v).second) continue;
       bool before = before_def.count(v) > 0;
-      bool both = then_def.count(v) && else_def.count(v);
+      bool both = then_def.count(v) && else_subst.count(v) && !before_def.count(v);
       if (before || both) merged.push_back(v);
     }
     auto version = [&](const std::unordered_map<const Var*, const Expr*>& m, const Var* v) {

@@ -193,6 +193,20 @@ Value TileBinary(Exec& ex, std::vector<Value>& a, ElemOp op) {
   return Value::Of(out);
 }
 
+// Conversion rounds to nearest-even for floats and truncates toward zero for
+// float -> int (saturating), matching the scalar cast.
+Value Cast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const TileVal& in = ex.Tile(a[0], "tile");
+  auto dt = Exec::KwDType(c, "target_type");
+  if (!dt) ex.Fail("missing target_type=");
+  auto out = NewTile(*dt, in.shape);
+  out->valid = in.valid;
+  ForEachIn(in.shape, in.valid, [&](int64_t ti, int64_t) {
+    out->data[ti] = CastScalar(Value::Float(in.data[ti], DataType::kFP64), *dt).AsDouble();
+  });
+  return Value::Of(out);
+}
+
 #define BIN(NAME, OP) \
   Value NAME(Exec& ex, const ir::Call&, std::vector<Value>& a) { return TileBinary(ex, a, OP); }
 BIN(Add, ElemOp::kAdd)
@@ -215,6 +229,7 @@ void RegisterTileSemantics(OpTable& t) {
   t.fns["tile.get_subblock_idx"] = SubblockIdx;
   t.fns["tile.read"] = TileRead;
   t.fns["tile.write"] = TileWrite;
+  t.fns["tile.cast"] = Cast;
   t.fns["tile.add"] = Add;
   t.fns["tile.sub"] = Sub;
   t.fns["tile.mul"] = Mul;

@@ -198,7 +198,15 @@ class KernelConverter : public IRMutator {
     bool ch = false;
     std::vector<const Expr*> args = MutateExprs(c->args, &ch);
     if (n == "pld.tensor.remote_store") {
-      const Expr* src = TileOf(c->args[0], pre, span);
+      // A converted value or a tile passes through; a GM source is bridged by
+      // a load right before the store (not hoisted: the tensor may change).
+      const Expr* src = nullptr;
+      if (const Var* v = AsVarLike(c->args[0]); v && tiles.count(v)) src = tiles.at(v);
+      else if (Isa<TileType>(args[0]->type)) src = args[0];
+      else if (const TensorType* tt = util::TensorTypeOf(args[0])) {
+        const Var* v = AsVarLike(c->args[0]);
+        src = LoadTile(args[0], tt, (v ? v->name_hint : std::string("src")) + "_tile", span, pre);
+      }
       if (!src) return nullptr;
       args[0] = src;
       AttrList kw;

@@ -1,17 +1,36 @@
-// TEMPORARY: the PTO emitter implementation (src/codegen) has not landed yet;
-// emit_pto reports that clearly. Replaced by the real binding when it lands.
+// pypto._core PTO emitter surface: one PTO MLIR module text per kernel.
+#include <pybind11/stl.h>
+
 #include "bindings.h"
+#include "pypto/codegen/pto_emitter.h"
 
 namespace pypto::bindings {
 
 void InitCodegen(py::module_& m) {
   m.def(
       "emit_pto",
-      [](const py::object&, const py::args&, const py::kwargs&) -> py::object {
-        throw py::value_error("emit_pto: not supported yet: the PTO emitter is not built "
-                              "into this pypto._core");
+      [](const ProgramHandle& p, const std::string& target_arch, bool emit_source_loc) {
+        codegen::PtoOptions opts;
+        opts.target_arch = target_arch;
+        opts.emit_source_loc = emit_source_loc;
+        std::vector<codegen::PtoModule> mods;
+        DiagnosticEngine diag(&p.ctx->sources());
+        bool ok;
+        {
+          py::gil_scoped_release nogil;
+          ok = codegen::EmitPto(*p.ctx, *p.prog, opts, &mods, diag);
+        }
+        if (!ok || diag.HasErrors())
+          RaiseDiagnostics(ErrorKind::kEmit, diag, p.ctx->sources(),
+                           "error: PTO emission failed for program '" + p.prog->name + "'");
+        py::dict out;  // insertion-ordered: kernel order of the program
+        for (const auto& mod : mods) out[py::str(mod.name)] = mod.text;
+        return out;
       },
-      "Emits PTO MLIR (not available in this build).");
+      py::arg("program"), py::arg("target_arch") = "", py::arg("emit_source_loc") = false,
+      "Emits PTO MLIR text for every kernel of a (lowered) program: a dict kernel name -> "
+      "module text, in program order. target_arch \"\" uses the program's context "
+      "(\"a2a3\" | \"a5\"). Raises EmitError naming unsupported ops.");
 }
 
 }  // namespace pypto::bindings

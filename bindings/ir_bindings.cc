@@ -189,19 +189,21 @@ void InitIr(py::module_& m) {
 
   m.def(
       "verify",
-      [](const ProgramHandle& p) {
+      [](const ProgramHandle& p, bool ssa) {
         DiagnosticEngine diag(&p.ctx->sources());
+        ir::VerifyOptions vopts;
+        vopts.ssa = ssa;
         bool ok;
         {
           py::gil_scoped_release nogil;
-          ok = ir::VerifyProgram(*p.ctx, *p.prog, diag);
+          ok = ir::VerifyProgram(*p.ctx, *p.prog, diag, vopts);
         }
         if (!ok || diag.HasErrors())
           RaiseDiagnostics(ErrorKind::kVerify, diag, p.ctx->sources(),
                            "error: program '" + p.prog->name + "' failed verification");
       },
-      py::arg("program"),
-      "Runs the whole-program verifier. Returns None when the program is well formed, "
+      py::arg("program"), py::arg("ssa") = false,
+      "Runs the whole-program verifier (ssa=True also requires SSA form). Returns None when the program is well formed, "
       "raises VerifyError listing every problem otherwise.");
 
   m.def(

@@ -1,17 +1,137 @@
-// TEMPORARY: the executor (src/sim, include/pypto/sim/run.h) has not landed yet;
-// run_program reports that clearly. Replaced by the real binding when it lands.
+// pypto._core executor surface: run a Program on P simulated ranks with numpy
+// arrays in and out. Arrays are copied into the executor's HostArray (row-major
+// bytes) and back; BF16 travels as uint16 arrays holding the upper half of the
+// FP32 bit pattern (numpy has no bfloat16), like the executor's .npy files.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+
 #include "bindings.h"
+#include "pypto/sim/run.h"
 
 namespace pypto::bindings {
+
+namespace {
+
+py::dtype NumpyDType(DataType t) {
+  switch (t) {
+    case DataType::kBool: return py::dtype("bool");
+    case DataType::kInt8: return py::dtype("int8");
+    case DataType::kInt16: return py::dtype("int16");
+    case DataType::kInt32: return py::dtype("int32");
+    case DataType::kInt64: return py::dtype("int64");
+    case DataType::kUInt8: return py::dtype("uint8");
+    case DataType::kUInt16: return py::dtype("uint16");
+    case DataType::kUInt32: return py::dtype("uint32");
+    case DataType::kUInt64: return py::dtype("uint64");
+    case DataType::kFP16: return py::dtype("float16");
+    case DataType::kBF16: return py::dtype("uint16");
+    case DataType::kFP32: return py::dtype("float32");
+    case DataType::kFP64: return py::dtype("float64");
+    case DataType::kIndex: return py::dtype("int64");
+  }
+  return py::dtype("uint8");
+}
+
+DataType FromNumpy(const py::dtype& d, const std::string& name) {
+  const char kind = d.kind();
+  const auto size = d.itemsize();
+  if (kind == 'b') return DataType::kBool;
+  if (kind == 'f' && size == 2) return DataType::kFP16;
+  if (kind == 'f' && size == 4) return DataType::kFP32;
+  if (kind == 'f' && size == 8) return DataType::kFP64;
+  if (kind == 'i' && size == 1) return DataType::kInt8;
+  if (kind == 'i' && size == 2) return DataType::kInt16;
+  if (kind == 'i' && size == 4) return DataType::kInt32;
+  if (kind == 'i' && size == 8) return DataType::kInt64;
+  if (kind == 'u' && size == 1) return DataType::kUInt8;
+  if (kind == 'u' && size == 2) return DataType::kUInt16;
+  if (kind == 'u' && size == 4) return DataType::kUInt32;
+  if (kind == 'u' && size == 8) return DataType::kUInt64;
+  throw py::type_error("run_program: input '" + name + "' has unsupported numpy dtype " +
+                       py::repr(d).cast<std::string>());
+}
+
+}  // namespace
 
 void InitSim(py::module_& m) {
   m.def(
       "run_program",
-      [](const py::object&, const py::args&, const py::kwargs&) -> py::object {
-        throw py::value_error("run_program: not supported yet: the executor is not built "
-                              "into this pypto._core");
+      [m](const ProgramHandle& p, int ranks, const py::dict& inputs, const std::string& schedule,
+         const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
+         bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
+         uint64_t inputs_seed, const py::dict& bf16_inputs) {
+        sim::RunOptions opts;
+        if (ranks < 1) throw py::value_error("run_program: ranks must be >= 1");
+        opts.ranks = ranks;
+        std::string err;
+        if (!sim::ParseSchedule(schedule, &opts, &err))
+          throw py::value_error("run_program: " + err);
+        opts.entry = entry;
+        opts.deadline_s = deadline_s;
+        opts.check_signals = check_signals;
+        opts.detect_races = detect_races;
+        opts.poison_nan = poison_nan;
+        opts.trace_path = trace_path;
+        opts.stats = stats;
+        opts.inputs_random = inputs_random;
+        opts.inputs_seed = inputs_seed;
+        std::map<std::string, sim::HostArray> in;
+        for (auto item : inputs) {
+          std::string name = py::str(item.first);
+          auto arr = py::array::ensure(item.second, py::array::c_style);
+          if (!arr) throw py::type_error("run_program: input '" + name + "' is not array-like");
+          sim::HostArray h;
+          h.dtype = FromNumpy(arr.dtype(), name);
+          if (bf16_inputs.contains(name.c_str())) {
+            if (h.dtype != DataType::kUInt16)
+              throw py::type_error("run_program: bf16 input '" + name +
+                                   "' must be given as uint16 bit patterns");
+            h.dtype = DataType::kBF16;
+          }
+          for (py::ssize_t i = 0; i < arr.ndim(); ++i) h.shape.push_back(arr.shape(i));
+          h.bytes.resize(static_cast<size_t>(arr.nbytes()));
+          if (arr.nbytes() > 0) std::memcpy(h.bytes.data(), arr.data(), h.bytes.size());
+          in.emplace(std::move(name), std::move(h));
+        }
+        sim::RunResult res;
+        {
+          py::gil_scoped_release nogil;
+          res = sim::RunProgram(*p.ctx, *p.prog, in, opts);
+        }
+        if (res.exit_code != 0) {
+          std::string msg = res.report;
+          while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+          if (msg.empty()) msg = "run failed with exit code " + std::to_string(res.exit_code);
+          py::object exc = m.attr("SimError")(msg);
+          exc.attr("exit_code") = res.exit_code;
+          exc.attr("diagnostics") = py::list();
+          PyErr_SetObject(m.attr("SimError").ptr(), exc.ptr());
+          throw py::error_already_set();
+        }
+        py::dict out;
+        for (auto& [name, h] : res.outputs) {
+          std::vector<py::ssize_t> shape(h.shape.begin(), h.shape.end());
+          py::array arr(NumpyDType(h.dtype), shape);
+          if (static_cast<size_t>(arr.nbytes()) != h.bytes.size())
+            throw py::value_error("run_program: output '" + name + "' has " +
+                                  std::to_string(h.bytes.size()) + " bytes for its shape");
+          if (!h.bytes.empty()) std::memcpy(arr.mutable_data(), h.bytes.data(), h.bytes.size());
+          out[py::str(name)] = arr;
+        }
+        return py::make_tuple(out, res.report);
       },
-      "Runs a program on simulated ranks (not available in this build).");
+      py::arg("program"), py::arg("ranks"), py::arg("inputs") = py::dict(),
+      py::arg("schedule") = "parallel", py::arg("entry") = "", py::arg("deadline_s") = 30.0,
+      py::arg("check_signals") = false, py::arg("detect_races") = false,
+      py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
+      py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
+      py::arg("bf16_inputs") = py::dict(),
+      "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
+      "are world-shaped [P, ...]). schedule: \"parallel\" or \"random:SEED\". Returns "
+      "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "
+      "Raises SimError (with exit_code) on deadlock, race, bad inputs or runtime errors.");
 }
 
 }  // namespace pypto::bindings

@@ -49,9 +49,10 @@ def python_print(program):
     return _core.python_print(program)
 
 
-def verify(program):
-    """Verifies a program; raises VerifyError listing every problem."""
-    _mapped(program, _core.verify, program)
+def verify(program, ssa=False):
+    """Verifies a program (``ssa=True``: also require SSA form); raises VerifyError
+    listing every problem."""
+    _mapped(program, _core.verify, program, ssa=ssa)
 
 
 def structural_equal(a, b):

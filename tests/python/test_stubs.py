@@ -53,6 +53,13 @@ def test_pld_stub_signature_matches_registry(name):
     kw = {p.name for p in sig.parameters.values() if p.kind == p.KEYWORD_ONLY}
     assert pos == [a for a, _ in info["args"]]
     assert kw == {k["name"] for k in info["kwargs"]}
+    # Required kwargs have no default (upstream: `op: NotifyOp`); alloc_window_buffer's
+    # `name` is required in IR but filled in by the parser from the assignment target.
+    for k in info["kwargs"]:
+        if (name, k["name"]) == ("pld.tensor.alloc_window_buffer", "name"):
+            continue
+        has_default = sig.parameters[k["name"]].default is not inspect.Parameter.empty
+        assert has_default == (not k["required"]), k["name"]
     # Optional positional args are exactly the registry's optional tail.
     required = [p.name for p in sig.parameters.values()
                 if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is inspect.Parameter.empty]

@@ -34,7 +34,7 @@ def program(cls=None, **kwargs):
 
 
 def _compile_class(cls, frame):
-    lines, file, first, col = _frontend.source_of(cls, "@pl.program")
+    lines, file, first, col = _frontend.source_of(cls, "@pl.program", frame)
     src = _frontend.ProgramSource()
     src.add(lines, file, first, col, [frame.f_locals, frame.f_globals])
     return _frontend.compile_source(src, file)
@@ -120,10 +120,10 @@ def _compile_jit(root):
         for _, v in _frontend.ProgramSource().add(lines, file, first, col, f._namespaces()):
             if isinstance(v, JitFunction):
                 todo.append(v)
-    items.sort(key=lambda t: (t[0] != items[0][0], t[0], t[1]))
+    root_file = items[0][0]
+    items.sort(key=lambda t: (t[0] != root_file, t[0], t[1]))
     for file, first, lines, col, f in items:
         src.add(lines, file, first, col, f._namespaces())
-    root_file = inspect.getsourcefile(root.fn) or "<jit>"
     return _frontend.compile_source(src, root_file)
 
 

@@ -108,17 +108,38 @@ class SourceError(TypeError):
     """The decorated object's source text is not available."""
 
 
-def source_of(obj, what):
-    """(dedented lines, file, first line, col offset) of a class or function."""
+def _class_source_from_frame(cls, frame):
+    """The class statement `frame` is executing (for modules that inspect cannot
+    locate, e.g. loaded from a spec without a sys.modules entry)."""
+    file = frame.f_code.co_filename
+    text = "".join(linecache.getlines(file))
+    if not text:
+        return None
+    here = frame.f_lineno
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            if first <= here <= node.end_lineno:
+                lines = text.split("\n")[first - 1:node.end_lineno]
+                return lines, file, first
+    return None
+
+
+def source_of(obj, what, frame=None):
+    """(dedented lines, file, first line, col offset) of a class or function;
+    `frame` (the frame executing a class statement) is the fallback for classes."""
     name = getattr(obj, "__qualname__", repr(obj))
     try:
         lines, first = inspect.getsourcelines(obj)
         file = inspect.getsourcefile(obj) or inspect.getfile(obj)
     except (OSError, TypeError) as e:
-        raise SourceError(
-            f"{what}: cannot read the source of '{name}' ({e}); decorated programs must be "
-            "defined in a source file (not interactively or with exec); for generated code "
-            "build the IR text and call pl.parse(text)") from None
+        found = _class_source_from_frame(obj, frame) if frame is not None else None
+        if found is None:
+            raise SourceError(
+                f"{what}: cannot read the source of '{name}' ({e}); decorated programs must "
+                "be defined in a source file (not interactively or with exec); for generated "
+                "code build the IR text and call pl.parse(text)") from None
+        lines, file, first = found
     lines = [ln.rstrip("\r\n") for ln in lines]
     indent = lines[0][:len(lines[0]) - len(lines[0].lstrip())]
     out = []

@@ -3,7 +3,7 @@ defer_wait). Documented stubs with upstream's signatures; compiled from source,
 never executed (calling one from Python raises DSLUsageError)."""
 
 from .._stub import dsl_op
-from ._enums import NotifyOp, WaitCmp
+from ._enums import NotifyOp, WaitCmp  # noqa: F401  (named in the docs)
 
 
 @dsl_op("pld.system.world_size")
@@ -28,19 +28,19 @@ def nranks(ctx):
 
 
 @dsl_op("pld.system.notify")
-def notify(target, peer, offsets, value, *, op=NotifyOp.AtomicAdd):
+def notify(target, peer, offsets, value, *, op):
     """Writes ``value`` into signal cell ``target[offsets]`` on rank ``peer``
     (``op=pld.NotifyOp.AtomicAdd`` adds atomically, ``Set`` stores). ``target`` is an
     INT32 ``pld.DistributedTensor``. Side effect only (TNOTIFY)."""
 
 
 @dsl_op("pld.system.wait")
-def wait(signal, offsets, expected, *, cmp=WaitCmp.Ge):
+def wait(signal, offsets, expected, *, cmp):
     """Blocks until this rank's cell ``signal[offsets]`` compares to ``expected``
     (``cmp=pld.WaitCmp.Eq`` or ``Ge``). Side effect only (TWAIT)."""
 
 
 @dsl_op("pld.system.defer_wait")
-def defer_wait(signal, offsets, expected, *, cmp=WaitCmp.Ge):
+def defer_wait(signal, offsets, expected, *, cmp):
     """Defers this task's completion until ``signal[offsets] >= expected`` without
     blocking the core (``cmp`` must be ``Ge``). Alone in a ``pl.at(CORE_GROUP)`` task."""

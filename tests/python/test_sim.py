@@ -1,0 +1,77 @@
+"""pypto.sim.run: numpy in and out, both schedules, ranks, and failures raised as
+SimError with the executor's report and exit code."""
+
+import numpy as np
+import pytest
+
+import pypto
+import pypto.language as pl
+import pypto.language.distributed as pld
+import pypto.sim
+
+NR = pl.dynamic("NR")
+
+
+@pl.program
+class Shift:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, src: pl.Tensor[[4, 8], pl.FP32],
+               inbox: pl.InOut[pld.DistributedTensor[[4, 8], pl.FP32]],
+               signal: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]],
+               out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+        ctx = pld.get_comm_ctx(inbox)
+        me = pld.rank(ctx)
+        n = pld.nranks(ctx)
+        right = (me + 1) % n
+        t = pl.load(src, [0, 0], [4, 8])
+        pld.remote_store(t, inbox, right, [0, 0])
+        pld.system.notify(signal, right, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)
+        pld.system.wait(signal, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)
+        r = pl.load(inbox, [0, 0], [4, 8])
+        pl.store(r, [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, src: pl.Tensor[[4, 8], pl.FP32],
+             inbox: pl.InOut[pld.DistributedTensor[[4, 8], pl.FP32]],
+             signal: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]],
+             out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+        self.kernel(src, inbox, signal, out)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[NR, 4, 8], pl.FP32],
+                  y: pl.Out[pl.Tensor[[NR, 4, 8], pl.FP32]]):
+        b = pld.alloc_window_buffer(4 * 8 * 4)
+        s = pld.alloc_window_buffer(4096)
+        inbox = pld.window(b, [4, 8], dtype=pl.FP32)
+        signal = pld.window(s, [1, 1], dtype=pl.INT32)
+        for r in pl.range(pld.world_size()):
+            self.chip(x[r], inbox, signal, y[r], device=r)
+
+
+@pytest.mark.parametrize("ranks", [2, 3, 4])
+@pytest.mark.parametrize("schedule", ["parallel", "random:1", "random:99"])
+def test_shift_on_p_ranks(ranks, schedule):
+    x = np.arange(ranks * 32, dtype=np.float32).reshape(ranks, 4, 8)
+    out = pypto.sim.run(Shift, ranks=ranks, inputs={"x": x}, schedule=schedule)
+    assert isinstance(out, pypto.sim.RunResult)
+    assert set(out) == {"y"}
+    assert out["y"].dtype == np.float32 and out["y"].shape == (ranks, 4, 8)
+    np.testing.assert_array_equal(out["y"], np.roll(x, 1, axis=0))
+
+
+def test_stats_report():
+    x = np.ones((2, 4, 8), dtype=np.float32)
+    out = pypto.sim.run(Shift, ranks=2, inputs={"x": x}, schedule="random:5", stats=True)
+    assert out.report  # per-rank statistics
+
+
+def test_missing_input_is_a_sim_error():
+    with pytest.raises(pypto.SimError) as info:
+        pypto.sim.run(Shift, ranks=2, inputs={}, schedule="random:1")
+    assert info.value.exit_code == 1
+    assert "x" in str(info.value)
+
+
+def test_bad_schedule_is_a_value_error():
+    with pytest.raises(ValueError, match="run_program: "):
+        pypto.sim.run(Shift, ranks=2, inputs={}, schedule="sometimes")

@@ -69,9 +69,42 @@ def test_missing_input_is_a_sim_error():
     with pytest.raises(pypto.SimError) as info:
         pypto.sim.run(Shift, ranks=2, inputs={}, schedule="random:1")
     assert info.value.exit_code == 1
-    assert "x" in str(info.value)
+    assert str(info.value).startswith(
+        "error: input 'x' is missing: expected shape [2, 4, 8] dtype FP32")
 
 
 def test_bad_schedule_is_a_value_error():
     with pytest.raises(ValueError, match="run_program: "):
         pypto.sim.run(Shift, ranks=2, inputs={}, schedule="sometimes")
+
+
+@pl.program
+class Deadlock:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, signal: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]]):
+        pld.system.wait(signal, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)  # MARK-dl
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, signal: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]]):
+        self.kernel(signal)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[NR, 4], pl.FP32]):
+        s = pld.alloc_window_buffer(4096)
+        signal = pld.window(s, [1, 1], dtype=pl.INT32)
+        for r in pl.range(pld.world_size()):
+            self.chip(signal, device=r)
+
+
+def test_deadlock_report_names_the_users_line():
+    with open(__file__, encoding="utf-8") as f:
+        line = next(i for i, s in enumerate(f, 1) if "# MARK-dl" in s and "next(" not in s)
+    with pytest.raises(pypto.SimError) as info:
+        pypto.sim.run(Deadlock, ranks=2, inputs={"x": np.zeros((2, 4), np.float32)},
+                      schedule="random:1")
+    assert info.value.exit_code == 3
+    msg = str(info.value)
+    assert msg.startswith("error: deadlock: no runnable thread remains (random schedule, seed 1)")
+    assert (f"rank 0 (thread rank0) blocked in pld.system.wait in function 'kernel' at "
+            f"{__file__}:{line}: signal 'signal' (window 's') cell [0, 0] expected >= 1 (Ge), "
+            "actual 0") in msg

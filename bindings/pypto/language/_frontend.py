@@ -6,8 +6,9 @@ module-level constants and ``pl.dynamic`` symbols it references in the defining
 scope, and hand text + constants to ``pypto._core.parse`` — the same parser that
 reads ``.pir`` files builds the IR — then run the verifier.
 
-Positions: the text given to the parser is a small prelude (imports, dynamic
-symbols) followed by one or more *segments* of user source. Every diagnostic the
+Positions: the text given to the parser is a small prelude (``pl.dynamic``
+declarations) and one or more *segments* of user source, each placed at its own
+line number when there is room (so text lines are user lines). Every diagnostic the
 C++ side reports is mapped back through the segments to the user's file, line and
 column (undoing the dedent) and re-rendered in the C++ format
 (``file:line:col: error: msg``, the source line, a caret), so errors name the
@@ -21,7 +22,6 @@ import linecache
 
 from ._types import DynVar
 
-_HEADER = ["import pypto.language as pl", "import pypto.language.distributed as pld"]
 _SKIP_NAMES = {"pl", "pld", "self"}
 
 
@@ -225,13 +225,18 @@ class ProgramSource:
         return found
 
     def build(self, parse_filename):
-        text_lines = list(_HEADER) + [""]
-        for n, v in self.dynamics.items():
-            text_lines.append(f'{n} = pl.dynamic("{v.name}")')
-        text_lines.append("")
+        """(text, SourceMap). Segments from `parse_filename` are placed at their own
+        line numbers (blank-line padding) whenever the preceding text leaves room, so
+        positions the C++ side renders into plain text (executor reports) name the
+        user's lines even where no structured diagnostic can be remapped; the
+        prelude of pl.dynamic declarations goes in the padding before them."""
+        text_lines = [f'{n} = pl.dynamic("{v.name}")' for n, v in self.dynamics.items()]
         segments = []
         for lines, file, first, col in self.parts:
-            text_lines.append("")
+            if file == parse_filename and first > len(text_lines):
+                text_lines.extend([""] * (first - 1 - len(text_lines)))
+            else:
+                text_lines.append("")
             segments.append(Segment(len(text_lines) + 1, len(lines), file, first, col))
             text_lines.extend(lines)
         text = "\n".join(text_lines) + "\n"

@@ -12,6 +12,12 @@
 
 namespace pypto::ir::verifier_detail {
 
+// The op's DSL spelling ("tile.load" -> "pl.tile.load"; "pld.*" unchanged).
+static std::string PrintedName(const OpDef& op) {
+  if (op.name.rfind("pld.", 0) == 0) return op.name;
+  return "pl." + op.name;
+}
+
 std::string TypeSpelling(const Type* t) { return t ? TypeStr(t) : std::string("<null type>"); }
 
 bool TypesCompatible(const Type* actual, const Type* expected) {
@@ -85,7 +91,7 @@ void Verifier::CheckOpCall(const Call* c) {
   if (!StructuralEqual(re->type, c->type, &why))
     Error(c->span, fmt::format("{}: stored result type {} does not match the type deduced from "
                                "its arguments, {}; rebuild the call with MakeOpCall",
-                               c->op->name, TypeSpelling(c->type), TypeSpelling(re->type)));
+                               PrintedName(*c->op), TypeSpelling(c->type), TypeSpelling(re->type)));
 }
 
 static std::string_view FunctionTypeName(FunctionType t) {
@@ -115,13 +121,13 @@ void Verifier::CheckPlacement(const Call* c) {
       Error(c->span, fmt::format("{}: only allowed in the host orchestrator "
                                  "(@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)), "
                                  "but used in {}",
-                                 c->op->name, DescribeContext()));
+                                 PrintedName(*c->op), DescribeContext()));
       return;
     case OpPlacement::kKernelOnly:
       if (cur_func_->IsKernel() || incore_scope_depth_ > 0) return;
       Error(c->span, fmt::format("{}: only allowed in kernels (InCore/AIC/AIV functions or "
                                  "pl.at(level=pl.Level.CORE_GROUP) scopes), but used in {}",
-                                 c->op->name, DescribeContext()));
+                                 PrintedName(*c->op), DescribeContext()));
       return;
   }
 }

@@ -153,7 +153,7 @@ TEST_CASE("verifier: op calls are re-deduced and their stored type checked") {
                               AttrList{}, v.tile));
   });
   CHECK(v.Run({f}) ==
-        V::Msgs{"test.tadd: stored result type pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] does not "
+        V::Msgs{"pl.test.tadd: stored result type pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] does not "
                 "match the type deduced from its arguments, pl.Tile[[16, 64], pl.FP32, "
                 "pl.Mem.Vec]; rebuild the call with MakeOpCall",
                 "test.tadd: argument 'rhs' must have the dtype of 'lhs'"});
@@ -220,7 +220,7 @@ TEST_CASE("verifier: host-only and kernel-only op placement") {
         V::Msgs{"pld.system.world_size: only allowed in the host orchestrator "
                 "(@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)), but used in "
                 "kernel 'k' (InCore)",
-                "test.kernel_only: only allowed in kernels (InCore/AIC/AIV functions or "
+                "pl.test.kernel_only: only allowed in kernels (InCore/AIC/AIV functions or "
                 "pl.at(level=pl.Level.CORE_GROUP) scopes), but used in the host orchestrator "
                 "'host'",
                 "pld.system.world_size: only allowed in the host orchestrator "

@@ -36,7 +36,7 @@ static bool CheckRowsPerRank(DeduceContext& dc, int idx, const TensorType* t,
   auto rows = StaticInt(t->shape[0]);
   if (!nr || !rows || (*nr > 0 && *rows % *nr == 0)) return true;
   ArgError(dc, idx, {},
-           fmt::format("has shape {} but 'signal' is {} ranks; the layout is {}", ShapeStr(t->shape),
+           fmt::format("has shape {} but 'signal' has {} ranks; the layout is {}", ShapeStr(t->shape),
                        *nr, layout));
   return false;
 }

@@ -215,6 +215,20 @@ Shape IntersectValid(Context& ctx, const Shape& a, const Shape& b) {
   return out;
 }
 
+Shape IntersectValid(Context& ctx, const Shape& a, const Shape& full_a, const Shape& b,
+                     const Shape& full_b) {
+  PYPTO_CHECK(a.size() == b.size() && a.size() == full_a.size() && b.size() == full_b.size(),
+              "IntersectValid rank mismatch");
+  Shape out = IntersectValid(ctx, a, b);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (DimEqual(a[i], full_a[i]))
+      out[i] = b[i];
+    else if (DimEqual(b[i], full_b[i]))
+      out[i] = a[i];
+  }
+  return out;
+}
+
 // ---- canonical type builders ---------------------------------------------------
 
 std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v) {

@@ -136,7 +136,7 @@ const Type* DeduceBinary(DeduceContext& dc) {
   Shape shape = lhs->shape;
   for (size_t k = 0; k < shape.size(); ++k)
     if (!StaticInt(shape[k]) && StaticInt(r->shape[k])) shape[k] = r->shape[k];
-  Shape valid = IntersectValid(dc.ctx, ValidShapeOf(lhs), ValidShapeOf(r));
+  Shape valid = IntersectValid(dc.ctx, ValidShapeOf(lhs), lhs->shape, ValidShapeOf(r), r->shape);
   TensorView v;
   v.valid_shape = valid;
   return MakeTensorType(dc.ctx, shape, lhs->dtype, v);

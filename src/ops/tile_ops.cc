@@ -37,7 +37,8 @@ const Type* DeduceTileBinary(DeduceContext& dc) {
   for (size_t k = 0; k < shape.size(); ++k)
     if (!StaticInt(shape[k]) && StaticInt(rhs->shape[k])) shape[k] = rhs->shape[k];
   TileView v = lhs->view.value_or(TileView{});
-  v.valid_shape = IntersectValid(dc.ctx, ValidShapeOf(lhs), ValidShapeOf(rhs));
+  v.valid_shape =
+      IntersectValid(dc.ctx, ValidShapeOf(lhs), lhs->shape, ValidShapeOf(rhs), rhs->shape);
   v.pad = PadValue::kNull;
   return MakeTileType(dc.ctx, shape, lhs->dtype, MemorySpace::kVec, v);
 }

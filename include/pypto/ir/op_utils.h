@@ -92,6 +92,12 @@ std::optional<MemorySpace> MemOf(const Type* t);
 // Per-dim intersection of two valid regions of equal rank: equal dims stay,
 // static dims take the min, otherwise a scalar min(a, b) INDEX expression.
 Shape IntersectValid(Context& ctx, const Shape& a, const Shape& b);
+// The same for the valid regions `a` of a value of shape `full_a` and `b` of a
+// value of (compatible) shape `full_b`: a dim equal to its own full extent does
+// not narrow, so the other side's dim is taken as is (valid dims never exceed
+// the full extent). Avoids min(64, n) when one operand is fully valid.
+Shape IntersectValid(Context& ctx, const Shape& a, const Shape& full_a, const Shape& b,
+                     const Shape& full_b);
 
 // ---- canonical type builders ---------------------------------------------------
 

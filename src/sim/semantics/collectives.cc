@@ -261,7 +261,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
   ex.m.stats()[ex.device()].collectives++;
   if (last) {
     for (int r = 0; r < n; ++r)
-      if (rz->op[r] != name) {
+      if (rz->op[r] != rz->op[0]) {
         rz->error = fmt::format(
             "collective mismatch on comm domain {}: collective #{} is {} on rank {} ({}) but {} on "
             "rank {} ({}); every rank must call the same collectives in the same order",

@@ -1,0 +1,484 @@
+// Expression lowering: names, literals, scalar arithmetic with dtype promotion,
+// comparisons and logic, list literals (MakeTuple), subscripts (tensor.slice /
+// tensor.read / TupleGetItem) and module-level constant evaluation.
+//
+// Literal typing: a bare int is ConstInt(INDEX), a float ConstFloat(FP32).
+// Arithmetic is folded only when an operand came from a module constant (or
+// pl.X.get_byte()), mirroring the Python DSL where those are Python values;
+// literal-only arithmetic written in the text stays as written so printed IR
+// re-parses to the same IR.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "lower.h"
+#include "pypto/ir/printer.h"
+
+namespace pypto::ir::parser {
+
+std::optional<DataType> Lowerer::DTypeOf(const PyExpr* e) {
+  std::string n = DottedName(e);
+  if (n.rfind("pl.", 0) != 0 || n.find('.', 3) != std::string::npos) return std::nullopt;
+  std::string up = n.substr(3);
+  for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return DTypeFromName(up);
+}
+
+std::optional<std::pair<EnumKind, int>> Lowerer::EnumOf(const PyExpr* e) {
+  std::string n = DottedName(e);
+  if (n.empty()) return std::nullopt;
+  return LookupEnumValue(n);
+}
+
+namespace {
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+
+std::optional<BinaryOp> BinaryOpOf(const std::string& s) {
+  static const std::pair<const char*, BinaryOp> kOps[] = {
+      {"+", BinaryOp::kAdd}, {"-", BinaryOp::kSub}, {"*", BinaryOp::kMul},
+      {"/", BinaryOp::kDiv}, {"//", BinaryOp::kFloorDiv}, {"%", BinaryOp::kFloorMod},
+      {"**", BinaryOp::kPow}, {"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe},
+      {"<", BinaryOp::kLt}, {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt},
+      {">=", BinaryOp::kGe}, {"and", BinaryOp::kAnd}, {"or", BinaryOp::kOr},
+      {"&", BinaryOp::kBitAnd}, {"|", BinaryOp::kBitOr}, {"^", BinaryOp::kBitXor},
+      {"<<", BinaryOp::kShl}, {">>", BinaryOp::kShr}};
+  for (const auto& [sym, op] : kOps)
+    if (s == sym) return op;
+  return std::nullopt;
+}
+
+std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case BinaryOp::kAdd: return a + b;
+    case BinaryOp::kSub: return a - b;
+    case BinaryOp::kMul: return a * b;
+    case BinaryOp::kFloorDiv: if (b == 0) return std::nullopt; return FloorDiv(a, b);
+    case BinaryOp::kFloorMod: if (b == 0) return std::nullopt; return FloorMod(a, b);
+    case BinaryOp::kMin: return std::min(a, b);
+    case BinaryOp::kMax: return std::max(a, b);
+    case BinaryOp::kShl: if (b < 0 || b > 62) return std::nullopt; return a << b;
+    case BinaryOp::kShr: if (b < 0 || b > 63) return std::nullopt; return a >> b;
+    case BinaryOp::kBitAnd: return a & b;
+    case BinaryOp::kBitOr: return a | b;
+    case BinaryOp::kBitXor: return a ^ b;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
+  auto fail = [&](const std::string& msg) -> std::optional<ConstVal> {
+    if (report) Error(e->span, msg);
+    return std::nullopt;
+  };
+  ConstVal v;
+  switch (e->kind) {
+    case EK::kInt: {
+      uint64_t lim = e->neg ? (uint64_t{1} << 63) : uint64_t(INT64_MAX);
+      if (e->overflow || e->ival > lim) return fail("integer literal does not fit in 64 bits");
+      v.k = ConstVal::K::kInt;
+      v.i = e->neg ? static_cast<int64_t>(0 - e->ival) : static_cast<int64_t>(e->ival);
+      return v;
+    }
+    case EK::kFloat: v.k = ConstVal::K::kFloat; v.f = e->fval; return v;
+    case EK::kBool: v.k = ConstVal::K::kBool; v.b = e->bval; return v;
+    case EK::kString: v.k = ConstVal::K::kStr; v.s = e->str; return v;
+    case EK::kList:
+    case EK::kTuple: {
+      v.k = ConstVal::K::kList;
+      for (const PyExpr* x : e->items) {
+        auto c = EvalConst(x, report);
+        if (!c) return std::nullopt;
+        v.list.push_back(*c);
+      }
+      return v;
+    }
+    case EK::kName: {
+      auto it = consts_.find(e->str);
+      if (it != consts_.end()) return it->second;
+      return fail(fmt::format("'{}' is not a compile-time constant", e->str));
+    }
+    case EK::kUnary: {
+      auto c = EvalConst(e->a, report);
+      if (!c) return std::nullopt;
+      if (e->str == "-" && c->k == ConstVal::K::kInt) { c->i = -c->i; return c; }
+      if (e->str == "-" && c->k == ConstVal::K::kFloat) { c->f = -c->f; return c; }
+      if (e->str == "+" && (c->k == ConstVal::K::kInt || c->k == ConstVal::K::kFloat)) return c;
+      return fail(fmt::format("cannot apply '{}' to this constant", e->str));
+    }
+    case EK::kBinary: {
+      auto a = EvalConst(e->a, report);
+      if (!a) return std::nullopt;
+      auto b = EvalConst(e->b, report);
+      if (!b) return std::nullopt;
+      auto op = BinaryOpOf(e->str);
+      bool ints = a->k == ConstVal::K::kInt && b->k == ConstVal::K::kInt;
+      bool nums = (a->k == ConstVal::K::kInt || a->k == ConstVal::K::kFloat) &&
+                  (b->k == ConstVal::K::kInt || b->k == ConstVal::K::kFloat);
+      if (ints && op && *op != BinaryOp::kDiv && *op != BinaryOp::kPow) {
+        if (auto r = FoldInt(*op, a->i, b->i)) {
+          v.k = ConstVal::K::kInt;
+          v.i = *r;
+          return v;
+        }
+      }
+      if (nums && op) {
+        double x = a->k == ConstVal::K::kInt ? double(a->i) : a->f;
+        double y = b->k == ConstVal::K::kInt ? double(b->i) : b->f;
+        v.k = ConstVal::K::kFloat;
+        switch (*op) {
+          case BinaryOp::kAdd: v.f = x + y; return v;
+          case BinaryOp::kSub: v.f = x - y; return v;
+          case BinaryOp::kMul: v.f = x * y; return v;
+          case BinaryOp::kDiv: if (y == 0) break; v.f = x / y; return v;
+          case BinaryOp::kPow:
+            if (ints && b->i >= 0) {
+              int64_t r = 1;
+              for (int64_t k = 0; k < b->i && k < 64; ++k) r *= a->i;
+              v.k = ConstVal::K::kInt;
+              v.i = r;
+              return v;
+            }
+            v.f = std::pow(x, y);
+            return v;
+          default: break;
+        }
+      }
+      return fail(fmt::format("cannot evaluate '{}' on these constants", e->str));
+    }
+    case EK::kCall: {
+      // float("inf") / float("-inf") / float("nan") (how the printer spells them)
+      if (e->a && e->a->kind == EK::kName && e->a->str == "float" && e->items.size() == 1 &&
+          e->items[0]->kind == EK::kString) {
+        const std::string& t = e->items[0]->str;
+        v.k = ConstVal::K::kFloat;
+        if (t == "inf") v.f = HUGE_VAL;
+        else if (t == "-inf") v.f = -HUGE_VAL;
+        else if (t == "nan") v.f = std::nan("");
+        else return fail("float(...) accepts only \"inf\", \"-inf\" or \"nan\"");
+        return v;
+      }
+      // pl.FP32.get_byte()
+      if (e->a && e->a->kind == EK::kAttr && e->a->str == "get_byte" && e->items.empty()) {
+        if (auto dt = DTypeOf(e->a->a)) {
+          v.k = ConstVal::K::kInt;
+          v.i = DTypeBytes(*dt);
+          return v;
+        }
+      }
+      return fail("not a compile-time constant");
+    }
+    default:
+      return fail("not a compile-time constant");
+  }
+}
+
+const Expr* Lowerer::ConstToExpr(const ConstVal& v, Span s) {
+  const Expr* e = nullptr;
+  switch (v.k) {
+    case ConstVal::K::kInt: e = ctx_.Int(v.i, DataType::kIndex, s); break;
+    case ConstVal::K::kFloat: e = ctx_.Float(v.f, DataType::kFP32, s); break;
+    case ConstVal::K::kBool: e = ctx_.Bool(v.b, s); break;
+    case ConstVal::K::kList: {
+      std::vector<const Expr*> elems;
+      std::vector<const Type*> types;
+      for (const ConstVal& c : v.list) {
+        const Expr* x = ConstToExpr(c, s);
+        if (!x) return nullptr;
+        elems.push_back(x);
+        types.push_back(x->type);
+      }
+      return ctx_.Make<MakeTuple>(std::move(elems), ctx_.Make<TupleType>(std::move(types)), s);
+    }
+    case ConstVal::K::kStr:
+      Error(s, "a string constant cannot be used as a value here");
+      return nullptr;
+  }
+  pyconst_.insert(e);
+  return e;
+}
+
+const Expr* Lowerer::MakeBinary(BinaryOp op, const Expr* a, const Expr* b, Span s, bool fold) {
+  auto* ta = As<ScalarType>(a->type);
+  auto* tb = As<ScalarType>(b->type);
+  if (!ta || !tb) {
+    Error(s, fmt::format("operator '{}' needs scalar operands; got {} and {}",
+                         BinaryOpSymbol(op), TypeToString(a->type), TypeToString(b->type)));
+    return nullptr;
+  }
+  DataType da = ta->dtype, db = tb->dtype, dt;
+  if (IsComparison(op) || op == BinaryOp::kAnd || op == BinaryOp::kOr) dt = DataType::kBool;
+  else if (da == db) dt = da;
+  else if (da == DataType::kIndex) dt = db;
+  else if (db == DataType::kIndex) dt = da;
+  else if (IsFloat(da) != IsFloat(db)) dt = IsFloat(da) ? da : db;
+  else dt = DTypeBytes(db) > DTypeBytes(da) ? db : da;
+  auto* ca = As<ConstInt>(a);
+  auto* cb = As<ConstInt>(b);
+  if (fold && ca && cb && dt != DataType::kBool) {
+    if (auto r = FoldInt(op, ca->value, cb->value)) {
+      const Expr* e = ctx_.Int(*r, dt, s);
+      pyconst_.insert(e);
+      return e;
+    }
+  }
+  return ctx_.Make<BinaryExpr>(op, a, b, ctx_.Scalar(dt), s);
+}
+
+const Expr* Lowerer::LowerScalar(const PyExpr* e, const char* what) {
+  const Expr* x = LowerExpr(e);
+  if (x && !Isa<ScalarType>(x->type)) {
+    Error(e->span, fmt::format("{} must be a scalar; got {}", what, TypeToString(x->type)));
+    return nullptr;
+  }
+  return x;
+}
+
+const Expr* Lowerer::LowerList(const PyExpr* e) {
+  std::vector<const Expr*> elems;
+  std::vector<const Type*> types;
+  bool ok = true;
+  for (const PyExpr* x : e->items) {
+    const Expr* v = LowerArg(x);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    elems.push_back(v);
+    types.push_back(v->type);
+  }
+  if (!ok) return nullptr;
+  return ctx_.Make<MakeTuple>(std::move(elems), ctx_.Make<TupleType>(std::move(types)), e->span);
+}
+
+const Expr* Lowerer::LowerExpr(const PyExpr* e) {
+  switch (e->kind) {
+    case EK::kName: {
+      if (const Var* v = LookupVar(e->str)) return poisoned_.count(v) ? nullptr : v;
+      auto it = consts_.find(e->str);
+      if (it != consts_.end()) return ConstToExpr(it->second, e->span);
+      if (func_index_.count(e->str)) {
+        Error(e->span, fmt::format("function '{}' must be called, e.g. self.{}(...)", e->str,
+                                   e->str));
+      } else if (non_const_globals_.count(e->str)) {
+        Error(e->span, fmt::format("module-level name '{}' is not a compile-time constant "
+                                   "(only int, float and list constants can be used)",
+                                   e->str));
+      } else {
+        Error(e->span, fmt::format("undefined name '{}'", e->str));
+      }
+      return nullptr;
+    }
+    case EK::kInt:
+    case EK::kFloat:
+    case EK::kBool: {
+      auto c = EvalConst(e, true);
+      if (!c) return nullptr;
+      if (c->k == ConstVal::K::kInt) return ctx_.Int(c->i, DataType::kIndex, e->span);
+      if (c->k == ConstVal::K::kFloat) return ctx_.Float(c->f, DataType::kFP32, e->span);
+      return ctx_.Bool(c->b, e->span);
+    }
+    case EK::kString:
+      Error(e->span, "a string is not a value here (strings are only used as keyword arguments)");
+      return nullptr;
+    case EK::kNone:
+      Error(e->span, "None is not a value in IR text");
+      return nullptr;
+    case EK::kAttr: {
+      if (DTypeOf(e)) {
+        Error(e->span, fmt::format("dtype '{}' is not a value here; pass it as a keyword "
+                                   "argument (dtype={}) or use pl.const(v, {})",
+                                   DottedName(e), DottedName(e), DottedName(e)));
+      } else if (EnumOf(e)) {
+        Error(e->span, fmt::format("enum value '{}' can only be passed as a keyword argument",
+                                   DottedName(e)));
+      } else {
+        std::string n = DottedName(e);
+        Error(e->span, n.empty() ? std::string("attribute access is not supported here")
+                                 : fmt::format("unknown name '{}'", n));
+      }
+      return nullptr;
+    }
+    case EK::kCall:
+      return LowerCall(e);
+    case EK::kSubscript:
+      return LowerSubscript(e);
+    case EK::kList:
+    case EK::kTuple:
+      return LowerList(e);
+    case EK::kBinary: {
+      const Expr* a = LowerExpr(e->a);
+      const Expr* b = LowerExpr(e->b);
+      if (!a || !b) return nullptr;
+      auto op = BinaryOpOf(e->str);
+      if (!op) {
+        Error(e->span, fmt::format("operator '{}' is not supported in IR text", e->str));
+        return nullptr;
+      }
+      if (!Isa<ScalarType>(a->type) || !Isa<ScalarType>(b->type)) {
+        static const std::pair<BinaryOp, const char*> kElementwise[] = {
+            {BinaryOp::kAdd, "add"}, {BinaryOp::kSub, "sub"}, {BinaryOp::kMul, "mul"},
+            {BinaryOp::kDiv, "div"}};
+        for (const auto& [bop, base] : kElementwise)
+          if (bop == *op) return DispatchByKind(base, {a, b}, nullptr, e->span);
+      }
+      bool fold = pyconst_.count(a) || pyconst_.count(b);
+      return MakeBinary(*op, a, b, e->span, fold);
+    }
+    case EK::kCompare:
+    case EK::kBoolOp: {
+      const Expr* a = LowerExpr(e->a);
+      const Expr* b = LowerExpr(e->b);
+      if (!a || !b) return nullptr;
+      return MakeBinary(*BinaryOpOf(e->str), a, b, e->span, false);
+    }
+    case EK::kUnary: {
+      const Expr* x = LowerExpr(e->a);
+      if (!x) return nullptr;
+      if (!Isa<ScalarType>(x->type)) {
+        Error(e->span, fmt::format("operator '{}' needs a scalar operand; got {}", e->str,
+                                   TypeToString(x->type)));
+        return nullptr;
+      }
+      if (e->str == "+") return x;
+      if (e->str == "not")
+        return ctx_.Make<UnaryExpr>(UnaryOp::kNot, x, ctx_.Scalar(DataType::kBool), e->span);
+      if (e->str == "-" && pyconst_.count(x) && Isa<ConstInt>(x)) {
+        const Expr* r = ctx_.Int(-Cast<ConstInt>(x)->value, Cast<ConstInt>(x)->dtype(), e->span);
+        pyconst_.insert(r);
+        return r;
+      }
+      if (e->str == "-" && pyconst_.count(x) && Isa<ConstFloat>(x)) {
+        const Expr* r = ctx_.Float(-Cast<ConstFloat>(x)->value, Cast<ConstFloat>(x)->dtype(),
+                                   e->span);
+        pyconst_.insert(r);
+        return r;
+      }
+      return ctx_.Make<UnaryExpr>(e->str == "-" ? UnaryOp::kNeg : UnaryOp::kBitNot, x, x->type,
+                                  e->span);
+    }
+    case EK::kSlice:
+      Error(e->span, "a slice is only allowed inside a tensor subscript");
+      return nullptr;
+    case EK::kDict:
+      Error(e->span, "a dict is only allowed as the attrs= argument");
+      return nullptr;
+    default:
+      Error(e->span, "this expression is not supported in IR text");
+      return nullptr;
+  }
+}
+
+const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
+  const Expr* base = LowerExpr(e->a);
+  if (!base) return nullptr;
+  std::vector<const PyExpr*> idx;
+  if (e->b->kind == EK::kTuple && !e->b->parenthesized) idx.assign(e->b->items.begin(), e->b->items.end());
+  else idx.push_back(e->b);
+  if (auto* tt = As<TupleType>(base->type)) {
+    auto c = idx.size() == 1 ? EvalConst(idx[0], false) : std::nullopt;
+    if (!c || c->k != ConstVal::K::kInt) {
+      Error(e->b->span, "a tuple index must be an integer constant");
+      return nullptr;
+    }
+    int64_t n = static_cast<int64_t>(tt->types.size()), i = c->i < 0 ? c->i + n : c->i;
+    if (i < 0 || i >= n) {
+      Error(e->b->span, fmt::format("tuple index {} out of range (the tuple has {} elements)",
+                                    c->i, n));
+      return nullptr;
+    }
+    return ctx_.Make<TupleGetItem>(base, i, tt->types[static_cast<size_t>(i)], e->span);
+  }
+  const TensorType* tt = AsTensorTypeLike(base->type);
+  const TileType* tile = As<TileType>(base->type);
+  if (!tt && !tile) {
+    Error(e->span, fmt::format("a value of type {} cannot be subscripted", TypeToString(base->type)));
+    return nullptr;
+  }
+  size_t rank = tt ? tt->rank() : tile->rank();
+  if (idx.size() > rank) {
+    Error(e->b->span, fmt::format("too many indices: {} for a rank-{} value", idx.size(), rank));
+    return nullptr;
+  }
+  bool any_slice = false;
+  for (const PyExpr* x : idx) any_slice |= x->kind == EK::kSlice;
+  std::vector<const Expr*> ix;
+  for (const PyExpr* x : idx) {
+    if (x->kind == EK::kSlice) {
+      ix.push_back(nullptr);
+      continue;
+    }
+    const Expr* v = LowerScalar(x, "index");
+    if (!v) return nullptr;
+    ix.push_back(v);
+  }
+  auto tuple_of = [&](std::vector<const Expr*> v) -> const Expr* {
+    std::vector<const Type*> ts;
+    for (const Expr* x : v) ts.push_back(x->type);
+    return ctx_.Make<MakeTuple>(std::move(v), ctx_.Make<TupleType>(std::move(ts)), e->b->span);
+  };
+  if (!any_slice && idx.size() == rank) {
+    const char* opname = tt ? "tensor.read" : "tile.read";
+    const OpDef* op = OpRegistry::Global().Find(opname);
+    if (!op) {
+      Error(e->span, fmt::format("element subscripts are not supported ({} is not registered)",
+                                 opname));
+      return nullptr;
+    }
+    return MakeOpCall(ctx_, *op, {base, tuple_of(ix)}, {}, {}, e->span, diag_);
+  }
+  if (!tt) {
+    Error(e->span, "subscripting a tile with fewer indices than its rank or with slices is not "
+                   "supported; use pl.tile.* view ops");
+    return nullptr;
+  }
+  const OpDef* op = OpRegistry::Global().Find("tensor.slice");
+  if (!op) {
+    Error(e->span, "tensor subscripts are not supported (tensor.slice is not registered)");
+    return nullptr;
+  }
+  std::vector<const Expr*> shape, offset, drop;
+  for (size_t d = 0; d < rank; ++d) {
+    if (d < idx.size() && ix[d]) {  // integer index: extent 1, dropped
+      shape.push_back(ctx_.Int(1));
+      offset.push_back(ix[d]);
+      drop.push_back(ctx_.Int(static_cast<int64_t>(d)));
+    } else if (d < idx.size()) {  // lo:hi slice
+      const PyExpr* sl = idx[d];
+      if (sl->c) {
+        Error(sl->c->span, "slice steps are not supported");
+        return nullptr;
+      }
+      const Expr* lo = sl->a ? LowerScalar(sl->a, "slice start") : ctx_.Int(0);
+      const Expr* hi = sl->b ? LowerScalar(sl->b, "slice stop") : tt->shape[d];
+      if (!lo || !hi) return nullptr;
+      auto* clo = As<ConstInt>(lo);
+      auto* chi = As<ConstInt>(hi);
+      const Expr* ext = clo && chi ? ctx_.Int(chi->value - clo->value)
+                                   : (clo && clo->value == 0 ? hi
+                                                             : MakeBinary(BinaryOp::kSub, hi, lo,
+                                                                          sl->span, false));
+      if (!ext) return nullptr;
+      shape.push_back(ext);
+      offset.push_back(lo);
+    } else {
+      shape.push_back(tt->shape[d]);
+      offset.push_back(ctx_.Int(0));
+    }
+  }
+  std::vector<const Expr*> args = {base, tuple_of(shape), tuple_of(offset)};
+  if (!drop.empty() && op->args.size() >= 5) {
+    args.push_back(tuple_of({}));
+    args.push_back(tuple_of(drop));
+  }
+  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, e->span, diag_);
+}
+
+}  // namespace pypto::ir::parser

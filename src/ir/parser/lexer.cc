@@ -1,0 +1,527 @@
+// Lexer implementation (see lexer.h). One forward pass over the bytes; columns are
+// 1-based byte offsets within the line. Indentation levels are kept as the exact
+// whitespace strings so tab/space mixing is detected by prefix comparison: a new
+// level must extend the enclosing one, a dedent must return to one exactly.
+#include "lexer.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "text_names.h"
+
+namespace pypto::ir::parser {
+
+std::string_view TokKindName(Tok k) {
+  switch (k) {
+    case Tok::kName: return "name";
+    case Tok::kInt: return "integer";
+    case Tok::kFloat: return "float";
+    case Tok::kString: return "string";
+    case Tok::kOp: return "operator";
+    case Tok::kNewline: return "end of line";
+    case Tok::kIndent: return "indent";
+    case Tok::kDedent: return "dedent";
+    case Tok::kEof: return "end of file";
+  }
+  return "?";
+}
+
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+int HexVal(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when invalid.
+size_t Utf8Len(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t n;
+  uint32_t min;
+  if ((c & 0xE0) == 0xC0) n = 2, min = 0x80;
+  else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800;
+  else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  uint32_t cp = c & (0x7F >> n);
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+class Lexer {
+ public:
+  Lexer(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
+        std::vector<Token>* out)
+      : s_(text), file_(file), line_offset_(line_offset), diag_(diag), out_(out) {}
+
+  bool Run() {
+    if (!CheckUtf8()) return false;
+    indents_.push_back("");
+    while (!fatal_ && pos_ < s_.size()) Step();
+    if (fatal_) return false;
+    if (!brackets_.empty()) {
+      const Open& o = brackets_.back();
+      Error(o.span, fmt::format("'{}' was never closed; expected '{}' before end of file", o.c,
+                                Closer(o.c)));
+    }
+    if (!out_->empty() && !out_->back().Is(Tok::kNewline)) Emit(Tok::kNewline, pos_, 0);
+    while (indents_.size() > 1) {
+      indents_.pop_back();
+      Emit(Tok::kDedent, pos_, 0);
+    }
+    Emit(Tok::kEof, pos_, 0);
+    return ok_;
+  }
+
+ private:
+  struct Open {
+    char c;
+    Span span;
+  };
+
+  Span SpanAt(size_t p, size_t len) {
+    Span sp;
+    sp.file = file_;
+    sp.line = line_ + line_offset_;
+    sp.col = static_cast<int32_t>(p - line_start_ + 1);
+    sp.length = static_cast<int32_t>(len == 0 ? 1 : len);
+    return sp;
+  }
+  void Error(Span sp, std::string msg) {
+    ok_ = false;
+    diag_.Error(sp, std::move(msg));
+  }
+  Token& Emit(Tok k, size_t start, size_t len) {
+    Token t;
+    t.kind = k;
+    t.text = s_.substr(start, len);
+    t.span = SpanAt(start, len);
+    out_->push_back(std::move(t));
+    return out_->back();
+  }
+  static char Closer(char c) { return c == '(' ? ')' : c == '[' ? ']' : '}'; }
+
+  // Consumes a line break at pos_ ("\n", "\r\n" or "\r") and starts a new line.
+  void NewLine() {
+    if (s_[pos_] == '\r' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '\n') ++pos_;
+    ++pos_;
+    ++line_;
+    line_start_ = pos_;
+  }
+  bool AtLineBreak(size_t p) const { return p < s_.size() && (s_[p] == '\n' || s_[p] == '\r'); }
+
+  bool CheckUtf8() {
+    size_t line_start = 0;
+    int line = 1;
+    for (size_t i = 0; i < s_.size();) {
+      if (s_[i] == '\n') {
+        ++i;
+        ++line;
+        line_start = i;
+        continue;
+      }
+      size_t n = Utf8Len(s_, i);
+      if (n == 0) {
+        Span sp{file_, line + line_offset_, static_cast<int32_t>(i - line_start + 1), 1};
+        Error(sp, fmt::format("invalid UTF-8 byte 0x{:02X}; IR text must be UTF-8",
+                              static_cast<unsigned char>(s_[i])));
+        return false;
+      }
+      i += n;
+    }
+    return true;
+  }
+
+  void Step() {
+    if (at_line_start_ && brackets_.empty()) {
+      size_t p = pos_;
+      while (p < s_.size() && (s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f')) ++p;
+      if (p >= s_.size()) {
+        pos_ = p;
+        return;
+      }
+      if (s_[p] == '#' || AtLineBreak(p)) {  // blank or comment-only line
+        while (p < s_.size() && !AtLineBreak(p)) ++p;
+        pos_ = p;
+        if (pos_ < s_.size()) NewLine();
+        return;
+      }
+      Indentation(s_.substr(pos_, p - pos_), p);
+      pos_ = p;
+      at_line_start_ = false;
+      if (fatal_) return;
+    }
+    char c = s_[pos_];
+    if (c == ' ' || c == '\t' || c == '\f') {
+      ++pos_;
+    } else if (c == '\n' || c == '\r') {
+      if (brackets_.empty()) {
+        Emit(Tok::kNewline, pos_, 1);
+        at_line_start_ = true;
+      }
+      NewLine();
+    } else if (c == '#') {
+      while (pos_ < s_.size() && !AtLineBreak(pos_)) ++pos_;
+    } else if (c == '\\') {
+      if (AtLineBreak(pos_ + 1)) {
+        ++pos_;
+        NewLine();
+      } else {
+        Error(SpanAt(pos_, 1), "unexpected character after line continuation character '\\'");
+        ++pos_;
+      }
+    } else if (text::IsIdentStart(c)) {
+      Ident();
+    } else if (IsDigit(c) || (c == '.' && pos_ + 1 < s_.size() && IsDigit(s_[pos_ + 1]))) {
+      Number();
+    } else if (c == '"' || c == '\'') {
+      String(pos_, pos_, false);
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      size_t n = Utf8Len(s_, pos_);
+      uint32_t cp = static_cast<unsigned char>(c) & (0x7F >> n);
+      for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s_[pos_ + k]) & 0x3F);
+      Error(SpanAt(pos_, n), fmt::format("unexpected character U+{:04X}; identifiers and "
+                                         "operators must be ASCII", cp));
+      pos_ += n;
+    } else {
+      Operator();
+    }
+  }
+
+  void Indentation(std::string_view ind, size_t p) {
+    const std::string& top = indents_.back();
+    if (ind == top) return;
+    if (ind.size() > top.size() && ind.substr(0, top.size()) == top) {
+      indents_.emplace_back(ind);
+      if (indents_.size() - 1 > static_cast<size_t>(kMaxNesting)) {
+        Error(SpanAt(p, 1), fmt::format("nesting too deep (limit {})", kMaxNesting));
+        fatal_ = true;
+        return;
+      }
+      Emit(Tok::kIndent, p, 0);
+      return;
+    }
+    if (ind.size() < top.size() && std::string_view(top).substr(0, ind.size()) == ind) {
+      while (indents_.size() > 1 && indents_.back().size() > ind.size()) {
+        indents_.pop_back();
+        Emit(Tok::kDedent, p, 0);
+      }
+      if (indents_.back() != ind)
+        Error(SpanAt(p, 1), "unindent does not match any outer indentation level");
+      return;
+    }
+    Error(SpanAt(p, 1), "inconsistent use of tabs and spaces in indentation");
+  }
+
+  void Ident() {
+    size_t start = pos_;
+    while (pos_ < s_.size() && text::IsIdentChar(s_[pos_])) ++pos_;
+    std::string_view id = s_.substr(start, pos_ - start);
+    if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'') && id.size() <= 2) {
+      bool raw = false, valid = true, fmt_string = false;
+      for (char ch : id) {
+        char l = static_cast<char>(ch | 0x20);
+        if (l == 'r') raw = true;
+        else if (l == 'f') fmt_string = true;
+        else if (l != 'b' && l != 'u') valid = false;
+      }
+      if (valid) {
+        if (fmt_string) {
+          Error(SpanAt(start, id.size()), "f-strings are not supported in IR text; use a plain "
+                                          "string literal");
+        }
+        String(start, pos_, raw);
+        return;
+      }
+    }
+    Emit(Tok::kName, start, pos_ - start);
+  }
+
+  void Number() {
+    size_t start = pos_;
+    bool is_float = false, bad = false;
+    int base = 10;
+    if (s_[pos_] == '0' && pos_ + 1 < s_.size()) {
+      char x = static_cast<char>(s_[pos_ + 1] | 0x20);
+      if (x == 'x') base = 16;
+      else if (x == 'o') base = 8;
+      else if (x == 'b') base = 2;
+      if (base != 10) pos_ += 2;
+    }
+    std::string digits;
+    auto scan_digits = [&](bool dec) {
+      bool prev_us = true;  // no leading underscore
+      size_t before = digits.size();
+      while (pos_ < s_.size()) {
+        char ch = s_[pos_];
+        if (ch == '_') {
+          if (prev_us) bad = true;
+          prev_us = true;
+          ++pos_;
+          continue;
+        }
+        int v = dec ? (IsDigit(ch) ? ch - '0' : -1) : HexVal(ch);
+        if (v < 0 || v >= (dec ? 10 : base)) break;
+        digits += ch;
+        prev_us = false;
+        ++pos_;
+      }
+      if (prev_us && digits.size() > before) bad = true;  // trailing underscore
+      return digits.size() > before;
+    };
+    if (base != 10) {
+      if (!scan_digits(false)) bad = true;
+    } else {
+      scan_digits(true);
+      if (pos_ < s_.size() && s_[pos_] == '.' ) {
+        is_float = true;
+        digits += '.';
+        ++pos_;
+        scan_digits(true);
+      }
+      if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+        size_t save = pos_;
+        std::string save_d = digits;
+        digits += 'e';
+        ++pos_;
+        if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) digits += s_[pos_++];
+        if (scan_digits(true)) {
+          is_float = true;
+        } else {
+          pos_ = save;
+          digits = save_d;
+          bad = true;
+        }
+      }
+    }
+    while (pos_ < s_.size() && text::IsIdentChar(s_[pos_])) {
+      bad = true;
+      ++pos_;
+    }
+    size_t len = pos_ - start;
+    if (bad) {
+      Error(SpanAt(start, len),
+            fmt::format("invalid number literal '{}'", s_.substr(start, len)));
+      Emit(Tok::kInt, start, len);
+      return;
+    }
+    if (is_float) {
+      Token& t = Emit(Tok::kFloat, start, len);
+      if (digits.front() == '.') digits.insert(digits.begin(), '0');
+      std::from_chars(digits.data(), digits.data() + digits.size(), t.fval);
+      return;
+    }
+    Token& t = Emit(Tok::kInt, start, len);
+    uint64_t v = 0;
+    for (char ch : digits) {
+      uint64_t d = static_cast<uint64_t>(HexVal(ch));
+      if (v > (UINT64_MAX - d) / static_cast<uint64_t>(base)) {
+        t.int_overflow = true;
+        break;
+      }
+      v = v * static_cast<uint64_t>(base) + d;
+    }
+    t.ival = v;
+  }
+
+  // String literal whose prefix starts at `start` and opening quote is at `q`.
+  void String(size_t start, size_t q, bool raw) {
+    char quote = s_[q];
+    bool triple = q + 2 < s_.size() && s_[q + 1] == quote && s_[q + 2] == quote;
+    Span open = SpanAt(start, q - start + (triple ? 3 : 1));
+    pos_ = q + (triple ? 3 : 1);
+    std::string val;
+    for (;;) {
+      if (pos_ >= s_.size() || (!triple && AtLineBreak(pos_))) {
+        Error(open, triple ? "unterminated triple-quoted string literal"
+                           : "unterminated string literal; expected a closing quote on the "
+                             "same line");
+        return;
+      }
+      char ch = s_[pos_];
+      if (ch == quote && (!triple || (pos_ + 2 < s_.size() && s_[pos_ + 1] == quote &&
+                                      s_[pos_ + 2] == quote))) {
+        pos_ += triple ? 3 : 1;
+        break;
+      }
+      if (AtLineBreak(pos_)) {
+        val += '\n';
+        NewLine();
+        continue;
+      }
+      if (ch != '\\') {
+        val += ch;
+        ++pos_;
+        continue;
+      }
+      // Escapes.
+      if (pos_ + 1 >= s_.size()) {
+        ++pos_;
+        continue;
+      }
+      char e = s_[pos_ + 1];
+      if (AtLineBreak(pos_ + 1)) {  // backslash-newline: continuation inside the string
+        ++pos_;
+        NewLine();
+        continue;
+      }
+      if (raw) {
+        val += '\\';
+        val += e;
+        pos_ += 2;
+        continue;
+      }
+      pos_ += 2;
+      switch (e) {
+        case 'n': val += '\n'; break;
+        case 't': val += '\t'; break;
+        case 'r': val += '\r'; break;
+        case '0': val += '\0'; break;
+        case 'a': val += '\a'; break;
+        case 'b': val += '\b'; break;
+        case 'f': val += '\f'; break;
+        case 'v': val += '\v'; break;
+        case '\\': val += '\\'; break;
+        case '\'': val += '\''; break;
+        case '"': val += '"'; break;
+        case 'x':
+        case 'u': {
+          size_t n = e == 'x' ? 2 : 4;
+          uint32_t cp = 0;
+          bool okhex = pos_ + n <= s_.size();
+          for (size_t k = 0; okhex && k < n; ++k) {
+            int h = HexVal(s_[pos_ + k]);
+            if (h < 0) okhex = false;
+            else cp = cp * 16 + static_cast<uint32_t>(h);
+          }
+          if (!okhex) {
+            Error(SpanAt(pos_ - 2, 2), fmt::format("invalid \\{} escape; expected {} hex digits",
+                                                   e, n));
+            break;
+          }
+          pos_ += n;
+          if (e == 'x') val += static_cast<char>(cp);
+          else AppendUtf8(val, cp);
+          break;
+        }
+        default:
+          val += '\\';
+          val += e;
+      }
+    }
+    Token t;
+    t.kind = Tok::kString;
+    t.text = s_.substr(start, pos_ - start);
+    t.str = std::move(val);
+    t.span = open;
+    out_->push_back(std::move(t));
+  }
+
+  void Operator() {
+    static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
+    static constexpr std::string_view kOps2[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=",
+                                                 "->", ":=", "+=", "-=", "*=", "/=", "%=", "&=",
+                                                 "|=", "^=", "@="};
+    std::string_view rest = s_.substr(pos_);
+    for (std::string_view op : kOps3)
+      if (rest.substr(0, 3) == op) return EmitOp(3);
+    for (std::string_view op : kOps2)
+      if (rest.substr(0, 2) == op) return EmitOp(2);
+    char c = s_[pos_];
+    switch (c) {
+      case '(': case '[': case '{': {
+        Span sp = SpanAt(pos_, 1);
+        brackets_.push_back({c, sp});
+        if (brackets_.size() > static_cast<size_t>(kMaxNesting)) {
+          Error(sp, fmt::format("nesting too deep (limit {})", kMaxNesting));
+          fatal_ = true;
+          return;
+        }
+        return EmitOp(1);
+      }
+      case ')': case ']': case '}': {
+        if (brackets_.empty()) {
+          Error(SpanAt(pos_, 1), fmt::format("unmatched '{}'", c));
+          ++pos_;
+          return;
+        }
+        Open o = brackets_.back();
+        if (Closer(o.c) != c) {
+          Error(SpanAt(pos_, 1),
+                fmt::format("closing '{}' does not match opening '{}' at line {} column {}; "
+                            "expected '{}'",
+                            c, o.c, o.span.line, o.span.col, Closer(o.c)));
+        }
+        brackets_.pop_back();
+        return EmitOp(1);
+      }
+      case '+': case '-': case '*': case '/': case '%': case '@': case '&': case '|':
+      case '^': case '~': case '<': case '>': case ',': case ':': case '.': case ';':
+      case '=':
+        return EmitOp(1);
+      default: {
+        unsigned char uc = static_cast<unsigned char>(c);
+        std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
+                                                    : fmt::format("0x{:02X}", uc);
+        Error(SpanAt(pos_, 1), fmt::format("unexpected character {}", shown));
+        ++pos_;
+      }
+    }
+  }
+  void EmitOp(size_t n) {
+    Emit(Tok::kOp, pos_, n);
+    pos_ += n;
+  }
+
+  std::string_view s_;
+  int32_t file_;
+  int line_offset_;
+  DiagnosticEngine& diag_;
+  std::vector<Token>* out_;
+  size_t pos_ = 0;
+  size_t line_start_ = 0;
+  int line_ = 1;
+  bool at_line_start_ = true;
+  bool ok_ = true;
+  bool fatal_ = false;
+  std::vector<std::string> indents_;
+  std::vector<Open> brackets_;
+};
+
+}  // namespace
+
+bool Lex(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
+         std::vector<Token>* out) {
+  Lexer lx(text, file, line_offset, diag, out);
+  return lx.Run();
+}
+
+}  // namespace pypto::ir::parser

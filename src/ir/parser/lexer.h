@@ -1,0 +1,47 @@
+// Lexer for the IR text format (Python-like token stream). Produces NEWLINE,
+// INDENT and DEDENT tokens from indentation like CPython's tokenizer: newlines
+// inside brackets and after a backslash are joined, comments and blank lines
+// vanish. Errors (bad indentation, unterminated strings/brackets, non-UTF-8
+// bytes, stray characters) are reported with exact line:col; fatal ones
+// (invalid UTF-8, nesting deeper than kMaxNesting) stop lexing. Never recurses,
+// so hostile input cannot overflow the stack.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pypto/core/diagnostics.h"
+
+namespace pypto::ir::parser {
+
+// Brackets, indentation levels and expression nesting are all capped here.
+constexpr int kMaxNesting = 200;
+
+enum class Tok : uint8_t {
+  kName, kInt, kFloat, kString, kOp, kNewline, kIndent, kDedent, kEof,
+};
+
+struct Token {
+  Tok kind = Tok::kEof;
+  std::string_view text;  // source text (for kOp: the operator; kString: raw)
+  std::string str;        // kString: decoded value
+  uint64_t ival = 0;      // kInt
+  bool int_overflow = false;
+  double fval = 0;        // kFloat
+  Span span;
+
+  bool Is(Tok k) const { return kind == k; }
+  bool IsOp(std::string_view op) const { return kind == Tok::kOp && text == op; }
+  bool IsName(std::string_view n) const { return kind == Tok::kName && text == n; }
+};
+
+// Tokenizes `text` (file id `file` in the SourceManager; `line_offset` is added
+// to every line). Returns false when any error was reported.
+bool Lex(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
+         std::vector<Token>* out);
+
+std::string_view TokKindName(Tok k);
+
+}  // namespace pypto::ir::parser

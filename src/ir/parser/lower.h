@@ -1,0 +1,165 @@
+// Lowering of the syntax tree (ast.h) to IR: the semantic half of the parser.
+// One Lowerer handles one file. Module level: imports are skipped, `N = 64`
+// constants and `N = pl.dynamic("N")` dims are recorded, then every function
+// signature is collected before any body is lowered (so calls may reference
+// later functions). Within a function names live in one flat Python-style scope.
+// Errors are reported per statement and lowering continues; a name whose
+// definition failed is bound to a poisoned Var so its uses do not cascade.
+// Implementation is split by concern: parser.cc (module, functions), types.cc,
+// exprs.cc, calls.cc (op/function calls, kwargs), short_forms.cc, stmts.cc.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ast.h"
+#include "pypto/ir/casting.h"
+#include "pypto/ir/context.h"
+#include "pypto/ir/op_registry.h"
+#include "pypto/ir/parser.h"
+
+namespace pypto::ir::parser {
+
+// A module-level compile-time value (`N = 64`, `SHAPE = [16, 64]`).
+struct ConstVal {
+  enum class K { kInt, kFloat, kBool, kStr, kList } k = K::kInt;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;
+  std::vector<ConstVal> list;
+};
+
+class Lowerer {
+ public:
+  Lowerer(Context& ctx, DiagnosticEngine& diag, const ParseOptions& opts, int32_t file)
+      : ctx_(ctx), diag_(diag), opts_(opts), file_(file) {}
+
+  const Program* Run(const std::vector<PyStmt*>& module, const std::string& default_name,
+                     AstPool& pool);
+
+  // ---- shared helpers (used across the implementation files) ----
+  void Error(Span s, std::string msg) { diag_.Error(s, std::move(msg)); }
+  bool Poisoned(const Expr* e) const {
+    auto* v = AsVarLike(e);
+    return v && poisoned_.count(v);
+  }
+
+  // types.cc
+  const Type* LowerType(const PyExpr* e);
+  // Parameter annotation: strips pl.InOut[...] / pl.Out[...].
+  const Type* LowerParamType(const PyExpr* e, ParamDirection* dir);
+  static bool TypeEq(const Type* a, const Type* b);
+  static bool ExprEq(const Expr* a, const Expr* b);
+
+  // exprs.cc
+  // Lowers a value expression; nullptr after reporting (or when a poisoned name
+  // is involved, silently).
+  const Expr* LowerExpr(const PyExpr* e);
+  // A scalar expression (shape dims, loop bounds, conditions).
+  const Expr* LowerScalar(const PyExpr* e, const char* what);
+  const Expr* MakeBinary(BinaryOp op, const Expr* a, const Expr* b, Span s, bool fold);
+  std::optional<ConstVal> EvalConst(const PyExpr* e, bool report);
+  const Expr* ConstToExpr(const ConstVal& v, Span s);
+  std::optional<DataType> DTypeOf(const PyExpr* e);  // pl.FP32 -> kFP32
+  std::optional<std::pair<EnumKind, int>> EnumOf(const PyExpr* e);
+  const Expr* LowerSubscript(const PyExpr* e);
+  const Expr* LowerList(const PyExpr* e);  // [a, b] / (a, b) -> MakeTuple
+
+  // calls.cc
+  const Expr* LowerCall(const PyExpr* e);
+  const Expr* LowerFunctionCall(size_t fidx, const PyExpr* e);
+  // Builds an op call from already-lowered positional args and the call's keywords.
+  // `call` supplies the keywords and span; keywords named in `skip` are ignored.
+  const Expr* BuildOpCall(const OpDef& op, std::vector<const Expr*> pos, const PyExpr* call,
+                          const std::vector<std::string>& skip = {}, AttrList extra = {});
+  // Lowers a call's positional arguments; false if any failed.
+  bool LowerPositional(const PyExpr* call, std::vector<const Expr*>* out);
+  const Expr* LowerArg(const PyExpr* e);  // list literal -> MakeTuple, else LowerExpr
+  std::optional<Attr> LowerAttr(const PyExpr* e, const KwargSpec* spec);
+  const OpDef* FindOpOrReport(const std::string& printed, Span s);
+  std::string SuggestOp(const std::string& printed);
+
+  // short_forms.cc: handles pl.load, pl.add, pld.window, pl.cast, ... Sets
+  // *handled and returns the result (nullptr on error).
+  const Expr* LowerShortForm(const std::string& name, const PyExpr* call, bool* handled);
+  // `base` ("add") as tile.<base> / tensor.<base> by the first operand's kind;
+  // scalar operands give BinaryExpr for add/sub/mul/div/maximum/minimum.
+  const Expr* DispatchByKind(const std::string& base, std::vector<const Expr*> args,
+                             const PyExpr* call, Span s);
+
+  // stmts.cc
+  const Stmt* LowerBlock(const std::vector<PyStmt*>& body, Span span);
+  void LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out);
+
+  // Where the trailing `x = pl.yield_(...)` of a block puts its targets.
+  struct YieldTargets {
+    bool found = false;
+    Span span;
+    std::vector<std::string> names;
+    std::vector<Span> spans;
+    std::vector<const Type*> types;  // annotation if given, else the yielded value's type
+  };
+
+ private:
+  friend class StmtLowering;
+  // parser.cc
+  void CollectModule(const std::vector<PyStmt*>& module, AstPool& pool);
+  void AddFunction(const PyStmt* def, bool in_class);
+  bool ApplyDecorator(const PyExpr* d, Function* f);
+  void LowerSignature(size_t idx);
+  void LowerBody(size_t idx);
+
+  // stmts.cc
+  void LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out);
+  void BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
+                  const Expr* value, Span s, std::vector<const Stmt*>* out);
+  void LowerFor(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerWhileForm(const PyStmt* s, const PyExpr* iter, std::vector<const Stmt*>* out);
+  void LowerIf(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerWith(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerYield(const PyStmt* s, const PyExpr* call, std::vector<const Stmt*>* out);
+  std::vector<const Var*> MakeReturnVars(const YieldTargets& yt);
+  const Var* Poison(const std::string& name, Span s);
+  void Bind(const std::string& name, const Var* v) { scope_[name] = v; }
+  const Var* LookupVar(const std::string& name) const;
+
+ public:
+  Context& ctx_;
+  DiagnosticEngine& diag_;
+  const ParseOptions& opts_;
+  int32_t file_;
+
+  // Module level.
+  std::map<std::string, ConstVal> consts_;
+  std::map<std::string, Span> non_const_globals_;  // module names that are not constants
+  std::vector<const Var*> dyn_dims_;
+  struct FuncEntry {
+    Function* fn = nullptr;
+    const PyStmt* def = nullptr;
+    bool returns_declared = false;
+    bool sig_done = false;
+    bool lowering = false;
+    bool lowered = false;
+  };
+  std::vector<FuncEntry> funcs_;
+  std::map<std::string, size_t> func_index_;
+
+  // Function level.
+  std::unordered_map<std::string, const Var*> scope_;
+  std::unordered_set<const Var*> poisoned_;
+  std::unordered_set<const Expr*> pyconst_;  // values that came from module constants
+  Function* cur_fn_ = nullptr;
+  std::vector<const Type*> inferred_returns_;
+  bool saw_return_ = false;
+  const std::string* alloc_name_ = nullptr;  // LHS name offered to alloc_window_buffer
+  YieldTargets* yield_ctx_ = nullptr;
+  int loop_depth_ = 0;
+  int tmp_counter_ = 0;
+};
+
+}  // namespace pypto::ir::parser

@@ -1,0 +1,205 @@
+// Upstream's short/user call forms (design §5), resolved here to canonical ops or
+// scalar expressions by the kind of their operands:
+//   pl.const(v, dt)            -> ConstInt / ConstFloat / ConstBool of dtype dt
+//   pl.cast(x, dt)             -> UnaryExpr kCast (scalar) | tensor.cast | tile.cast
+//   pl.min / pl.max / pl.abs   -> scalar Min / Max / Abs
+//   pl.add/sub/mul/div/maximum/minimum -> tile.* | tensor.* | scalar BinaryExpr
+//   pl.load/pl.store           -> tile.load / tile.store
+//   pl.read/pl.write           -> tile.read|write or tensor.read|write
+//   pl.create_tensor           -> tensor.create
+//   pld.remote_store           -> pld.tile.remote_store (tile src) | pld.tensor.remote_store
+//   other two-segment names (pld.window, pld.world_size, pl.exp, ...) -> the first
+//   registered of <family>.<name> for the operand kind (tile / tensor / system).
+#include <fmt/format.h>
+
+#include "lower.h"
+#include "pypto/ir/printer.h"
+#include "text_names.h"
+
+namespace pypto::ir::parser {
+
+namespace {
+
+std::optional<BinaryOp> ScalarOpFor(const std::string& base) {
+  if (base == "add") return BinaryOp::kAdd;
+  if (base == "sub") return BinaryOp::kSub;
+  if (base == "mul") return BinaryOp::kMul;
+  if (base == "div") return BinaryOp::kDiv;
+  if (base == "maximum" || base == "max") return BinaryOp::kMax;
+  if (base == "minimum" || base == "min") return BinaryOp::kMin;
+  return std::nullopt;
+}
+
+}  // namespace
+
+const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const Expr*> args,
+                                    const PyExpr* call, Span s) {
+  const Expr* first = args.empty() ? nullptr : args[0];
+  std::string opname;
+  if (first && Isa<TileType>(first->type)) {
+    opname = "tile." + base;
+  } else if (first && AsTensorTypeLike(first->type)) {
+    opname = "tensor." + base;
+  } else if (first && Isa<ScalarType>(first->type)) {
+    auto op = ScalarOpFor(base);
+    if (!op || args.size() != 2 || (call && !call->kwargs.empty())) {
+      Error(s, fmt::format("pl.{}: on scalars expected exactly two positional operands", base));
+      return nullptr;
+    }
+    bool fold = pyconst_.count(args[0]) || pyconst_.count(args[1]);
+    return MakeBinary(*op, args[0], args[1], s, fold);
+  } else {
+    Error(s, fmt::format("pl.{}: the first operand must be a tile, tensor or scalar; got {}",
+                         base, first ? TypeToString(first->type) : std::string("nothing")));
+    return nullptr;
+  }
+  const OpDef* op = OpRegistry::Global().Find(opname);
+  if (!op) {
+    Error(s, fmt::format("pl.{} on a {} is not supported ({} is not registered)", base,
+                         opname.substr(0, opname.find('.')), text::PrintedOpName(opname)));
+    return nullptr;
+  }
+  if (call) return BuildOpCall(*op, std::move(args), call);
+  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, s, diag_);
+}
+
+const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call, bool* handled) {
+  *handled = true;
+  Span s = call->span;
+  if (name == "pl.const") {
+    const PyExpr* val = call->items.size() > 0 ? call->items[0] : nullptr;
+    const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
+    for (const Keyword& kw : call->kwargs) {
+      if (kw.name == "dtype" && !dte) dte = kw.value;
+      else if (kw.name == "value" && !val) val = kw.value;
+      else {
+        Error(kw.span, fmt::format("pl.const: unexpected keyword '{}'", kw.name));
+        return nullptr;
+      }
+    }
+    if (!val || !dte || call->items.size() > 2) {
+      Error(s, "pl.const: expected a literal value and a dtype, e.g. pl.const(1, pl.INT32)");
+      return nullptr;
+    }
+    auto c = EvalConst(val, true);
+    auto dt = DTypeOf(dte);
+    if (!dt) Error(dte->span, "pl.const: expected a dtype such as pl.INT32");
+    if (!c || !dt) return nullptr;
+    if (*dt == DataType::kBool && c->k == ConstVal::K::kBool) return ctx_.Bool(c->b, s);
+    if (c->k == ConstVal::K::kInt && IsFloat(*dt)) return ctx_.Float(double(c->i), *dt, s);
+    if (c->k == ConstVal::K::kInt && *dt != DataType::kBool) return ctx_.Int(c->i, *dt, s);
+    if (c->k == ConstVal::K::kFloat && IsFloat(*dt)) return ctx_.Float(c->f, *dt, s);
+    Error(val->span, fmt::format("pl.const: value cannot be given dtype pl.{}", DTypeName(*dt)));
+    return nullptr;
+  }
+
+  if (name == "pl.cast") {
+    const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
+    for (const Keyword& kw : call->kwargs)
+      if ((kw.name == "dtype" || kw.name == "target_type") && !dte) dte = kw.value;
+    if (call->items.empty() || !dte || call->items.size() > 2) {
+      Error(s, "pl.cast: expected a value and a dtype, e.g. pl.cast(x, pl.INT32)");
+      return nullptr;
+    }
+    auto dt = DTypeOf(dte);
+    if (!dt) {
+      Error(dte->span, "pl.cast: expected a dtype such as pl.INT32");
+      return nullptr;
+    }
+    const Expr* x = LowerExpr(call->items[0]);
+    if (!x) return nullptr;
+    if (Isa<ScalarType>(x->type)) {
+      for (const Keyword& kw : call->kwargs)
+        if (kw.name != "dtype" && kw.name != "target_type") {
+          Error(kw.span, fmt::format("pl.cast: unexpected keyword '{}' for a scalar", kw.name));
+          return nullptr;
+        }
+      return ctx_.Make<UnaryExpr>(UnaryOp::kCast, x, ctx_.Scalar(*dt), s);
+    }
+    std::string opname = Isa<TileType>(x->type) ? "tile.cast" : "tensor.cast";
+    const OpDef* op = OpRegistry::Global().Find(opname);
+    if (!op) {
+      Error(s, fmt::format("pl.cast of a {} is not supported ({} is not registered)",
+                           TypeToString(x->type), text::PrintedOpName(opname)));
+      return nullptr;
+    }
+    return BuildOpCall(*op, {x}, call, {"dtype", "target_type"},
+                       {{"target_type", Attr::DType(*dt)}});
+  }
+
+  static const std::pair<const char*, const char*> kRenames[] = {
+      {"pl.load", "pl.tile.load"},          {"pl.store", "pl.tile.store"},
+      {"pl.create_tensor", "pl.tensor.create"}, {"pl.create_tile", "pl.tile.create"},
+      {"pld.remote_load", "pld.tile.remote_load"},
+  };
+  for (const auto& [from, to] : kRenames) {
+    if (name != from) continue;
+    const OpDef* op = FindOpOrReport(to, s);
+    std::vector<const Expr*> pos;
+    if (!op || !LowerPositional(call, &pos)) return nullptr;
+    return BuildOpCall(*op, std::move(pos), call);
+  }
+
+  if (name == "pl.min" || name == "pl.max" || name == "pl.abs" || name == "pl.read" ||
+      name == "pl.write" || name == "pld.remote_store") {
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(call, &pos)) return nullptr;
+    const Expr* first = pos.empty() ? nullptr : pos[0];
+    if (name == "pl.abs") {
+      if (pos.size() == 1 && call->kwargs.empty() && Isa<ScalarType>(first->type))
+        return ctx_.Make<UnaryExpr>(UnaryOp::kAbs, first, first->type, s);
+      return DispatchByKind("abs", std::move(pos), call, s);
+    }
+    if (name == "pl.min" || name == "pl.max")
+      return DispatchByKind(name.substr(3), std::move(pos), call, s);
+    if (name == "pld.remote_store") {
+      bool tile = first && Isa<TileType>(first->type);
+      for (const Keyword& kw : call->kwargs) tile |= !first && kw.name == "src_tile";
+      const OpDef* op = FindOpOrReport(tile ? "pld.tile.remote_store" : "pld.tensor.remote_store", s);
+      return op ? BuildOpCall(*op, std::move(pos), call) : nullptr;
+    }
+    if (!first) {
+      Error(s, fmt::format("{}: expected the tile or tensor as the first positional argument",
+                           name));
+      return nullptr;
+    }
+    return DispatchByKind(name.substr(3), std::move(pos), call, s);
+  }
+
+  static const char* kElementwise[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
+  for (const char* base : kElementwise) {
+    if (name != std::string("pl.") + base) continue;
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(call, &pos)) return nullptr;
+    return DispatchByKind(base, std::move(pos), call, s);
+  }
+
+  // Two-segment names that are not ops themselves: pick the family by operand kind.
+  bool pld = name.rfind("pld.", 0) == 0;
+  std::string base = name.substr(pld ? 4 : 3);
+  std::string canonical = pld ? name : name.substr(3);
+  if (base.find('.') != std::string::npos || OpRegistry::Global().Find(canonical)) {
+    *handled = false;
+    return nullptr;
+  }
+  std::vector<const Expr*> pos;
+  bool ok = LowerPositional(call, &pos);
+  const Expr* first = pos.empty() ? nullptr : pos[0];
+  std::vector<std::string> fams;
+  if (first && Isa<TileType>(first->type)) fams = {"tile", "system", "tensor"};
+  else if (first && AsTensorTypeLike(first->type)) fams = {"tensor", "system", "tile"};
+  else fams = {"system", "tensor", "tile"};
+  for (const std::string& fam : fams) {
+    std::string cand = (pld ? "pld." : "") + fam + "." + base;
+    if (const OpDef* op = OpRegistry::Global().Find(cand)) {
+      if (!ok) return nullptr;
+      return BuildOpCall(*op, std::move(pos), call);
+    }
+  }
+  std::string hint = SuggestOp(name);
+  Error(s, fmt::format("unknown op '{}'{}", name,
+                       hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
+  return nullptr;
+}
+
+}  // namespace pypto::ir::parser

@@ -1,0 +1,779 @@
+// Recursive-descent syntax parser: tokens -> PyStmt/PyExpr trees (see ast.h).
+// Grammar is Python's, restricted to what the IR text format uses. A syntax
+// error throws SyntaxError (already reported); the statement loop catches it,
+// skips to the end of the logical line (and the indented block under it) and
+// carries on, so one run reports every syntax error. Exceeding the nesting limit
+// throws FatalError and stops parsing immediately.
+#include <fmt/format.h>
+
+#include "ast.h"
+#include "text_names.h"
+
+namespace pypto::ir::parser {
+
+std::string DottedName(const PyExpr* e) {
+  std::vector<const PyExpr*> chain;
+  while (e && e->kind == EK::kAttr) {
+    chain.push_back(e);
+    e = e->a;
+  }
+  if (!e || e->kind != EK::kName) return "";
+  std::string s = e->str;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) s += "." + (*it)->str;
+  return s;
+}
+
+namespace {
+
+struct SyntaxError {};
+struct FatalError {};
+
+std::string Describe(const Token& t) {
+  switch (t.kind) {
+    case Tok::kName: return fmt::format("name '{}'", t.text);
+    case Tok::kOp: return fmt::format("'{}'", t.text);
+    case Tok::kInt: case Tok::kFloat: return fmt::format("number {}", t.text);
+    case Tok::kString: return "string literal";
+    default: return std::string(TokKindName(t.kind));
+  }
+}
+
+class SyntaxParser {
+ public:
+  SyntaxParser(const std::vector<Token>& t, AstPool& p, DiagnosticEngine& d)
+      : toks_(t), pool_(p), diag_(d) {}
+
+  bool Module(std::vector<PyStmt*>* out) {
+    try {
+      while (!Peek().Is(Tok::kEof)) {
+        if (Peek().Is(Tok::kNewline)) {
+          ++i_;
+          continue;
+        }
+        if (Peek().Is(Tok::kIndent)) {
+          UnexpectedIndent();
+          continue;
+        }
+        StatementInto(out);
+      }
+    } catch (const FatalError&) {
+      return false;
+    }
+    return ok_;
+  }
+
+  PyExpr* Single() {
+    try {
+      PyExpr* e = TestList();
+      while (Peek().Is(Tok::kNewline)) ++i_;
+      if (!Peek().Is(Tok::kEof)) Fail(Peek(), "unexpected " + Describe(Peek()) + " after value");
+      return ok_ ? e : nullptr;
+    } catch (const SyntaxError&) {
+    } catch (const FatalError&) {
+    }
+    return nullptr;
+  }
+
+ private:
+  const Token& Peek(size_t k = 0) const {
+    size_t j = i_ + k;
+    return j < toks_.size() ? toks_[j] : toks_.back();
+  }
+  const Token& Next() {
+    const Token& t = Peek();
+    if (i_ < toks_.size() - 1) ++i_;
+    return t;
+  }
+  bool AcceptOp(std::string_view op) {
+    if (Peek().IsOp(op)) {
+      Next();
+      return true;
+    }
+    return false;
+  }
+  bool AcceptName(std::string_view n) {
+    if (Peek().IsName(n)) {
+      Next();
+      return true;
+    }
+    return false;
+  }
+  [[noreturn]] void Fail(const Token& t, const std::string& msg) {
+    ok_ = false;
+    diag_.Error(t.span, msg);
+    throw SyntaxError{};
+  }
+  const Token& ExpectOp(std::string_view op, std::string_view context) {
+    if (!Peek().IsOp(op))
+      Fail(Peek(), fmt::format("expected '{}' {}, found {}", op, context, Describe(Peek())));
+    return Next();
+  }
+  const Token& ExpectName(std::string_view context) {
+    if (!Peek().Is(Tok::kName) || text::IsPythonKeyword(Peek().text))
+      Fail(Peek(), fmt::format("expected a name {}, found {}", context, Describe(Peek())));
+    return Next();
+  }
+
+  // Nesting guard for recursive constructs (unary chains, `not`, `**`).
+  struct Nest {
+    SyntaxParser* p;
+    explicit Nest(SyntaxParser* pp, const Token& at) : p(pp) {
+      if (++p->nest_ > kMaxNesting) {
+        p->ok_ = false;
+        p->diag_.Error(at.span, fmt::format("nesting too deep (limit {})", kMaxNesting));
+        throw FatalError{};
+      }
+    }
+    ~Nest() { --p->nest_; }
+  };
+
+  PyExpr* Node(EK k, Span s, PyExpr* a = nullptr, PyExpr* b = nullptr) {
+    PyExpr* e = pool_.NewExpr(k, s);
+    e->a = a;
+    e->b = b;
+    int d = 0;
+    if (a) d = std::max(d, a->depth);
+    if (b) d = std::max(d, b->depth);
+    SetDepth(e, d);
+    return e;
+  }
+  void SetDepth(PyExpr* e, int child_depth) {
+    e->depth = std::max(e->depth, child_depth + 1);
+    if (e->depth > kMaxExprDepth) {
+      ok_ = false;
+      diag_.Error(e->span, fmt::format("expression too deep (limit {} nested operations)",
+                                       kMaxExprDepth));
+      throw FatalError{};
+    }
+  }
+
+  // ---- statements -------------------------------------------------------
+  void StatementInto(std::vector<PyStmt*>* out) {
+    size_t start = i_;
+    try {
+      Statement(out);
+    } catch (const SyntaxError&) {
+      Recover(start);
+    }
+  }
+
+  // Skips the rest of the logical line; an indented block under it is still
+  // parsed (for its own errors) and dropped.
+  void Recover(size_t start) {
+    if (i_ == start) Next();
+    while (!Peek().Is(Tok::kNewline) && !Peek().Is(Tok::kEof) && !Peek().Is(Tok::kIndent) &&
+           !Peek().Is(Tok::kDedent))
+      Next();
+    if (Peek().Is(Tok::kNewline)) Next();
+    if (Peek().Is(Tok::kIndent)) {
+      std::vector<PyStmt*> dropped;
+      BlockBody(&dropped);
+    }
+  }
+
+  void Statement(std::vector<PyStmt*>* out) {
+    const Token& t = Peek();
+    if (t.IsOp("@")) return out->push_back(Decorated());
+    if (t.Is(Tok::kName)) {
+      std::string_view n = t.text;
+      if (n == "def") return out->push_back(Def({}));
+      if (n == "class") return out->push_back(Class({}));
+      if (n == "if") return out->push_back(If());
+      if (n == "for") return out->push_back(For());
+      if (n == "while") return out->push_back(While());
+      if (n == "with") return out->push_back(With());
+      if (n == "try" || n == "async")
+        Fail(t, fmt::format("'{}' statements are not supported in IR text", n));
+    }
+    SimpleStatements(out);
+  }
+
+  void SimpleStatements(std::vector<PyStmt*>* out) {
+    for (;;) {
+      out->push_back(SimpleStatement());
+      if (!AcceptOp(";")) break;
+      if (Peek().Is(Tok::kNewline)) break;
+    }
+    if (!Peek().Is(Tok::kNewline) && !Peek().Is(Tok::kEof))
+      Fail(Peek(), fmt::format("unexpected {}; expected end of line after the statement",
+                               Describe(Peek())));
+    if (Peek().Is(Tok::kNewline)) Next();
+  }
+
+  PyStmt* SimpleStatement() {
+    const Token& t = Peek();
+    Span sp = t.span;
+    if (t.Is(Tok::kName)) {
+      std::string_view n = t.text;
+      if (n == "pass") { Next(); return pool_.NewStmt(SK::kPass, sp); }
+      if (n == "break") { Next(); return pool_.NewStmt(SK::kBreak, sp); }
+      if (n == "continue") { Next(); return pool_.NewStmt(SK::kContinue, sp); }
+      if (n == "return") {
+        Next();
+        PyStmt* s = pool_.NewStmt(SK::kReturn, sp);
+        if (!Peek().Is(Tok::kNewline) && !Peek().IsOp(";") && !Peek().Is(Tok::kEof))
+          s->value = TestList();
+        return s;
+      }
+      if (n == "import" || n == "from") {
+        while (!Peek().Is(Tok::kNewline) && !Peek().Is(Tok::kEof) && !Peek().IsOp(";")) Next();
+        return pool_.NewStmt(SK::kImport, sp);
+      }
+      static constexpr std::string_view kUnsupported[] = {
+          "global", "nonlocal", "del", "assert", "raise", "yield", "lambda", "await",
+          "elif", "else", "except", "finally"};
+      for (std::string_view u : kUnsupported)
+        if (n == u)
+          Fail(t, u == "elif" || u == "else" || u == "except" || u == "finally"
+                      ? fmt::format("'{}' without a matching statement before it", u)
+                      : fmt::format("'{}' is not supported in IR text", u));
+    }
+    PyExpr* first = TestList();
+    if (Peek().IsOp(":")) {  // annotated assignment
+      Next();
+      if (first->kind != EK::kName)
+        Fail(t, "only a plain name can be annotated (`name: Type = value`)");
+      PyStmt* s = pool_.NewStmt(SK::kAssign, sp);
+      s->target = first;
+      s->annotation = Test();
+      if (AcceptOp("=")) s->value = TestList();
+      else Fail(Peek(), fmt::format("expected '=' after the annotation of '{}', found {}",
+                                    first->str, Describe(Peek())));
+      return s;
+    }
+    if (Peek().IsOp("=")) {
+      Next();
+      PyStmt* s = pool_.NewStmt(SK::kAssign, sp);
+      s->target = first;
+      s->value = TestList();
+      if (Peek().IsOp("="))
+        Fail(Peek(), "chained assignment (`a = b = c`) is not supported; assign one name at a "
+                     "time");
+      return s;
+    }
+    static constexpr std::string_view kAug[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=",
+                                                "&=", "|=", "^=", "<<=", ">>="};
+    for (std::string_view a : kAug) {
+      if (Peek().IsOp(a)) {
+        Next();
+        PyStmt* s = pool_.NewStmt(SK::kAugAssign, sp);
+        s->target = first;
+        s->op = std::string(a.substr(0, a.size() - 1));
+        s->value = TestList();
+        return s;
+      }
+    }
+    PyStmt* s = pool_.NewStmt(SK::kExpr, sp);
+    s->value = first;
+    return s;
+  }
+
+  // `:` NEWLINE INDENT stmts DEDENT, or `:` simple statements on the same line.
+  void Block(std::vector<PyStmt*>* out, std::string_view what) {
+    if (!Peek().IsOp(":"))
+      Fail(Peek(), fmt::format("expected ':' after {}, found {}", what, Describe(Peek())));
+    Next();
+    if (!Peek().Is(Tok::kNewline)) {
+      SimpleStatements(out);
+      return;
+    }
+    Next();
+    if (!Peek().Is(Tok::kIndent))
+      Fail(Peek(), fmt::format("expected an indented block after {}", what));
+    BlockBody(out);
+  }
+
+  // An indented block where none may start: reported, parsed for errors, dropped.
+  void UnexpectedIndent() {
+    ok_ = false;
+    diag_.Error(Peek().span, "unexpected indent");
+    std::vector<PyStmt*> dropped;
+    BlockBody(&dropped);
+  }
+
+  void BlockBody(std::vector<PyStmt*>* out) {
+    Next();  // INDENT
+    if (++block_depth_ > kMaxNesting) {
+      ok_ = false;
+      diag_.Error(Peek().span, fmt::format("nesting too deep (limit {})", kMaxNesting));
+      throw FatalError{};
+    }
+    while (!Peek().Is(Tok::kDedent) && !Peek().Is(Tok::kEof)) {
+      if (Peek().Is(Tok::kNewline)) {
+        Next();
+        continue;
+      }
+      if (Peek().Is(Tok::kIndent)) {
+        UnexpectedIndent();
+        continue;
+      }
+      StatementInto(out);
+    }
+    if (Peek().Is(Tok::kDedent)) Next();
+    --block_depth_;
+  }
+
+  PyStmt* Decorated() {
+    std::vector<PyExpr*> decos;
+    while (Peek().IsOp("@")) {
+      Next();
+      decos.push_back(Test());
+      if (!Peek().Is(Tok::kNewline))
+        Fail(Peek(), fmt::format("expected end of line after decorator, found {}",
+                                 Describe(Peek())));
+      Next();
+    }
+    if (Peek().IsName("def")) return Def(std::move(decos));
+    if (Peek().IsName("class")) return Class(std::move(decos));
+    Fail(Peek(), fmt::format("expected 'def' or 'class' after decorator, found {}",
+                             Describe(Peek())));
+  }
+
+  PyStmt* Def(std::vector<PyExpr*> decos) {
+    PyStmt* s = pool_.NewStmt(SK::kDef, Next().span);
+    s->decorators = std::move(decos);
+    const Token& name = ExpectName("after 'def'");
+    s->name = std::string(name.text);
+    s->name_span = name.span;
+    ExpectOp("(", "after the function name");
+    while (!Peek().IsOp(")")) {
+      if (Peek().IsOp("*") || Peek().IsOp("**") || Peek().IsOp("/"))
+        Fail(Peek(), "variadic and positional-only parameters are not supported");
+      const Token& pn = ExpectName("for a parameter");
+      PyParam p;
+      p.name = std::string(pn.text);
+      p.span = pn.span;
+      if (AcceptOp(":")) p.annotation = Test();
+      if (AcceptOp("=")) p.default_value = Test();
+      s->params.push_back(p);
+      if (!AcceptOp(",")) break;
+    }
+    ExpectOp(")", "to close the parameter list");
+    if (AcceptOp("->")) s->returns = Test();
+    Block(&s->body, "the function signature");
+    return s;
+  }
+
+  PyStmt* Class(std::vector<PyExpr*> decos) {
+    PyStmt* s = pool_.NewStmt(SK::kClass, Next().span);
+    s->decorators = std::move(decos);
+    const Token& name = ExpectName("after 'class'");
+    s->name = std::string(name.text);
+    s->name_span = name.span;
+    if (AcceptOp("(")) {
+      while (!Peek().IsOp(")") && !Peek().Is(Tok::kEof)) Test(), AcceptOp(",");
+      ExpectOp(")", "to close the base-class list");
+    }
+    Block(&s->body, "the class header");
+    return s;
+  }
+
+  PyStmt* If() {
+    PyStmt* s = pool_.NewStmt(SK::kIf, Next().span);
+    s->value = NamedTest();
+    Block(&s->body, "if condition");
+    if (Peek().IsName("elif")) {
+      // elif chains nest: count them against the block depth limit.
+      if (++block_depth_ > kMaxNesting) {
+        ok_ = false;
+        diag_.Error(Peek().span, fmt::format("nesting too deep (limit {})", kMaxNesting));
+        throw FatalError{};
+      }
+      s->has_else = true;
+      s->else_span = Peek().span;
+      s->orelse.push_back(If());
+      --block_depth_;
+    } else if (Peek().IsName("else")) {
+      s->has_else = true;
+      s->else_span = Next().span;
+      Block(&s->orelse, "'else'");
+    }
+    return s;
+  }
+
+  PyStmt* For() {
+    PyStmt* s = pool_.NewStmt(SK::kFor, Next().span);
+    s->target = TargetList();
+    if (!AcceptName("in"))
+      Fail(Peek(), fmt::format("expected 'in' after the for-loop target, found {}",
+                               Describe(Peek())));
+    s->value = TestList();
+    Block(&s->body, "for header");
+    if (Peek().IsName("else")) Fail(Peek(), "for-else is not supported in IR text");
+    return s;
+  }
+
+  PyStmt* While() {
+    PyStmt* s = pool_.NewStmt(SK::kWhile, Next().span);
+    s->value = NamedTest();
+    Block(&s->body, "while condition");
+    if (Peek().IsName("else")) Fail(Peek(), "while-else is not supported in IR text");
+    return s;
+  }
+
+  PyStmt* With() {
+    PyStmt* s = pool_.NewStmt(SK::kWith, Next().span);
+    s->value = Test();
+    if (AcceptName("as")) s->target = TargetList();
+    if (Peek().IsOp(","))
+      Fail(Peek(), "a with statement takes exactly one scope; nest the with statements instead");
+    Block(&s->body, "with item");
+    return s;
+  }
+
+  PyExpr* NamedTest() {
+    PyExpr* e = Test();
+    if (Peek().IsOp(":=")) Fail(Peek(), "assignment expressions (':=') are not supported");
+    return e;
+  }
+
+  // for-loop targets: names, parenthesised/bracketed tuples, commas.
+  PyExpr* TargetList() {
+    Span sp = Peek().span;
+    std::vector<PyExpr*> items;
+    bool trailing = false;
+    for (;;) {
+      items.push_back(BitOr());
+      trailing = false;
+      if (!AcceptOp(",")) break;
+      trailing = true;
+      if (Peek().IsName("in") || Peek().IsOp("=") || Peek().IsOp(":")) break;
+    }
+    if (items.size() == 1 && !trailing) return items[0];
+    PyExpr* t = Node(EK::kTuple, sp);
+    for (PyExpr* e : items) SetDepth(t, e->depth);
+    t->items = std::move(items);
+    return t;
+  }
+
+  // ---- expressions ------------------------------------------------------
+  PyExpr* TestList() {
+    Span sp = Peek().span;
+    PyExpr* first = Test();
+    if (!Peek().IsOp(",")) return first;
+    PyExpr* t = Node(EK::kTuple, sp);
+    t->items.push_back(first);
+    SetDepth(t, first->depth);
+    while (AcceptOp(",")) {
+      if (EndOfTestList()) break;
+      t->items.push_back(Test());
+      SetDepth(t, t->items.back()->depth);
+    }
+    return t;
+  }
+  bool EndOfTestList() const {
+    const Token& t = Peek();
+    return t.Is(Tok::kNewline) || t.Is(Tok::kEof) || t.IsOp(")") || t.IsOp("]") ||
+           t.IsOp("}") || t.IsOp("=") || t.IsOp(":") || t.IsOp(";");
+  }
+
+  PyExpr* Test() {
+    PyExpr* e = OrTest();
+    if (Peek().IsName("if"))
+      Fail(Peek(), "conditional expressions (`a if c else b`) are not supported; use an if "
+                   "statement with pl.yield_");
+    return e;
+  }
+
+  PyExpr* OrTest() {
+    PyExpr* e = AndTest();
+    while (Peek().IsName("or")) {
+      Span sp = Next().span;
+      PyExpr* r = AndTest();
+      e = Node(EK::kBoolOp, sp, e, r);
+      e->str = "or";
+    }
+    return e;
+  }
+  PyExpr* AndTest() {
+    PyExpr* e = NotTest();
+    while (Peek().IsName("and")) {
+      Span sp = Next().span;
+      PyExpr* r = NotTest();
+      e = Node(EK::kBoolOp, sp, e, r);
+      e->str = "and";
+    }
+    return e;
+  }
+  PyExpr* NotTest() {
+    if (Peek().IsName("not")) {
+      Nest guard(this, Peek());
+      Span sp = Next().span;
+      PyExpr* e = Node(EK::kUnary, sp, NotTest());
+      e->str = "not";
+      return e;
+    }
+    return Comparison();
+  }
+  PyExpr* Comparison() {
+    PyExpr* e = BitOr();
+    int n = 0;
+    for (;;) {
+      const Token& t = Peek();
+      std::string op;
+      if (t.IsOp("<") || t.IsOp(">") || t.IsOp("==") || t.IsOp(">=") || t.IsOp("<=") ||
+          t.IsOp("!="))
+        op = std::string(t.text);
+      else if (t.IsName("in") || t.IsName("is") || (t.IsName("not") && Peek(1).IsName("in")))
+        Fail(t, fmt::format("'{}' comparisons are not supported in IR text", t.text));
+      else
+        break;
+      if (++n > 1)
+        Fail(t, "chained comparisons (`a < b < c`) are not supported; combine them with 'and'");
+      Span sp = Next().span;
+      PyExpr* r = BitOr();
+      e = Node(EK::kCompare, sp, e, r);
+      e->str = op;
+    }
+    return e;
+  }
+
+  template <typename Sub>
+  PyExpr* LeftAssoc(std::initializer_list<std::string_view> ops, Sub sub) {
+    PyExpr* e = (this->*sub)();
+    for (;;) {
+      std::string_view found;
+      for (std::string_view o : ops)
+        if (Peek().IsOp(o)) found = o;
+      if (found.empty()) return e;
+      Span sp = Next().span;
+      PyExpr* r = (this->*sub)();
+      e = Node(EK::kBinary, sp, e, r);
+      e->str = std::string(found);
+    }
+  }
+  PyExpr* BitOr() { return LeftAssoc({"|"}, &SyntaxParser::BitXor); }
+  PyExpr* BitXor() { return LeftAssoc({"^"}, &SyntaxParser::BitAnd); }
+  PyExpr* BitAnd() { return LeftAssoc({"&"}, &SyntaxParser::Shift); }
+  PyExpr* Shift() { return LeftAssoc({"<<", ">>"}, &SyntaxParser::Arith); }
+  PyExpr* Arith() { return LeftAssoc({"+", "-"}, &SyntaxParser::Term); }
+  PyExpr* Term() { return LeftAssoc({"*", "/", "//", "%", "@"}, &SyntaxParser::Factor); }
+
+  PyExpr* Factor() {
+    const Token& t = Peek();
+    if (t.IsOp("-") || t.IsOp("+") || t.IsOp("~")) {
+      Nest guard(this, t);
+      Span sp = Next().span;
+      // `-5` / `-1.5` fold into negative literals (the printer relies on it).
+      if (t.IsOp("-") && (Peek().Is(Tok::kInt) || Peek().Is(Tok::kFloat)) &&
+          !Peek(1).IsOp("**") && !Peek(1).IsOp(".") && !Peek(1).IsOp("(") &&
+          !Peek(1).IsOp("[")) {
+        PyExpr* lit = Atom();
+        lit->span = sp;
+        if (lit->kind == EK::kInt) lit->neg = !lit->neg;
+        else lit->fval = -lit->fval;
+        return lit;
+      }
+      PyExpr* e = Node(EK::kUnary, sp, Factor());
+      e->str = std::string(t.text);
+      return e;
+    }
+    return Power();
+  }
+  PyExpr* Power() {
+    PyExpr* e = Primary();
+    if (Peek().IsOp("**")) {
+      Nest guard(this, Peek());
+      Span sp = Next().span;
+      PyExpr* r = Factor();
+      e = Node(EK::kBinary, sp, e, r);
+      e->str = "**";
+    }
+    return e;
+  }
+
+  PyExpr* Primary() {
+    PyExpr* e = Atom();
+    for (;;) {
+      const Token& t = Peek();
+      if (t.IsOp(".")) {
+        Next();
+        const Token& n = Peek();
+        if (!n.Is(Tok::kName))
+          Fail(n, fmt::format("expected an attribute name after '.', found {}", Describe(n)));
+        Next();
+        e = Node(EK::kAttr, e->span, e);
+        e->str = std::string(n.text);
+      } else if (t.IsOp("(")) {
+        Next();
+        PyExpr* call = Node(EK::kCall, e->span, e);
+        CallArgs(call);
+        e = call;
+      } else if (t.IsOp("[")) {
+        Next();
+        PyExpr* idx = SubscriptList();
+        ExpectOp("]", "to close the subscript");
+        e = Node(EK::kSubscript, e->span, e, idx);
+      } else {
+        return e;
+      }
+    }
+  }
+
+  void CallArgs(PyExpr* call) {
+    while (!Peek().IsOp(")")) {
+      if (Peek().Is(Tok::kName) && Peek(1).IsOp("=") && !text::IsPythonKeyword(Peek().text)) {
+        Keyword kw;
+        kw.name = std::string(Peek().text);
+        kw.span = Next().span;
+        Next();  // '='
+        kw.value = Test();
+        SetDepth(call, kw.value->depth);
+        for (const Keyword& k : call->kwargs)
+          if (k.name == kw.name)
+            Fail(toks_[i_ - 1], fmt::format("keyword argument '{}' repeated", kw.name));
+        call->kwargs.push_back(kw);
+      } else if (Peek().IsOp("**") || Peek().IsOp("*")) {
+        Fail(Peek(), "argument unpacking ('*' / '**') is not supported in IR text");
+      } else {
+        if (!call->kwargs.empty())
+          Fail(Peek(), "positional argument follows keyword argument");
+        PyExpr* a = Test();
+        if (Peek().IsOp(":=")) Fail(Peek(), "assignment expressions (':=') are not supported");
+        SetDepth(call, a->depth);
+        call->items.push_back(a);
+      }
+      if (!AcceptOp(",")) break;
+    }
+    ExpectOp(")", "to close the argument list");
+  }
+
+  PyExpr* SubscriptList() {
+    Span sp = Peek().span;
+    PyExpr* first = SubscriptItem();
+    if (!Peek().IsOp(",")) return first;
+    PyExpr* t = Node(EK::kTuple, sp);
+    t->items.push_back(first);
+    SetDepth(t, first->depth);
+    while (AcceptOp(",")) {
+      if (Peek().IsOp("]")) break;
+      t->items.push_back(SubscriptItem());
+      SetDepth(t, t->items.back()->depth);
+    }
+    return t;
+  }
+  PyExpr* SubscriptItem() {
+    Span sp = Peek().span;
+    PyExpr* lo = nullptr;
+    if (!Peek().IsOp(":")) lo = Test();
+    if (!Peek().IsOp(":")) return lo;
+    Next();
+    PyExpr* s = Node(EK::kSlice, sp, lo);
+    if (!Peek().IsOp(":") && !Peek().IsOp(",") && !Peek().IsOp("]")) s->b = Test();
+    if (AcceptOp(":") && !Peek().IsOp(",") && !Peek().IsOp("]")) s->c = Test();
+    return s;
+  }
+
+  PyExpr* Atom() {
+    const Token& t = Peek();
+    switch (t.kind) {
+      case Tok::kName: {
+        if (t.text == "True" || t.text == "False") {
+          PyExpr* e = Node(EK::kBool, Next().span);
+          e->bval = t.text == "True";
+          return e;
+        }
+        if (t.text == "None") return Node(EK::kNone, Next().span);
+        if (text::IsPythonKeyword(t.text))
+          Fail(t, fmt::format("unexpected keyword '{}' in an expression", t.text));
+        PyExpr* e = Node(EK::kName, Next().span);
+        e->str = std::string(t.text);
+        return e;
+      }
+      case Tok::kInt: {
+        PyExpr* e = Node(EK::kInt, Next().span);
+        e->ival = t.ival;
+        e->overflow = t.int_overflow;
+        return e;
+      }
+      case Tok::kFloat: {
+        PyExpr* e = Node(EK::kFloat, Next().span);
+        e->fval = t.fval;
+        return e;
+      }
+      case Tok::kString: {
+        PyExpr* e = Node(EK::kString, Next().span);
+        e->str = t.str;
+        while (Peek().Is(Tok::kString)) e->str += Next().str;  // implicit concatenation
+        return e;
+      }
+      case Tok::kOp:
+        break;
+      default:
+        Fail(t, fmt::format("expected an expression, found {}", Describe(t)));
+    }
+    if (t.IsOp("(")) {
+      Span sp = Next().span;
+      if (AcceptOp(")")) return Node(EK::kTuple, sp);
+      PyExpr* first = Test();
+      if (AcceptOp(")")) {
+        first->parenthesized = true;
+        return first;
+      }
+      if (!Peek().IsOp(","))
+        Fail(Peek(), fmt::format("expected ')' or ',' in parentheses, found {}",
+                                 Describe(Peek())));
+      PyExpr* tup = Node(EK::kTuple, sp);
+      tup->items.push_back(first);
+      SetDepth(tup, first->depth);
+      while (AcceptOp(",")) {
+        if (Peek().IsOp(")")) break;
+        tup->items.push_back(Test());
+        SetDepth(tup, tup->items.back()->depth);
+      }
+      ExpectOp(")", "to close the tuple");
+      tup->parenthesized = true;
+      return tup;
+    }
+    if (t.IsOp("[")) {
+      Span sp = Next().span;
+      PyExpr* l = Node(EK::kList, sp);
+      while (!Peek().IsOp("]")) {
+        l->items.push_back(Test());
+        SetDepth(l, l->items.back()->depth);
+        if (Peek().IsName("for")) Fail(Peek(), "list comprehensions are not supported");
+        if (!AcceptOp(",")) break;
+      }
+      ExpectOp("]", "to close the list");
+      return l;
+    }
+    if (t.IsOp("{")) {
+      Span sp = Next().span;
+      PyExpr* d = Node(EK::kDict, sp);
+      while (!Peek().IsOp("}")) {
+        d->items.push_back(Test());
+        ExpectOp(":", "between a dict key and its value");
+        d->values.push_back(Test());
+        SetDepth(d, std::max(d->items.back()->depth, d->values.back()->depth));
+        if (!AcceptOp(",")) break;
+      }
+      ExpectOp("}", "to close the dict");
+      return d;
+    }
+    if (t.IsOp("...")) return Node(EK::kEllipsis, Next().span);
+    Fail(t, fmt::format("expected an expression, found {}", Describe(t)));
+  }
+
+  const std::vector<Token>& toks_;
+  size_t i_ = 0;
+  AstPool& pool_;
+  DiagnosticEngine& diag_;
+  bool ok_ = true;
+  int nest_ = 0;
+  int block_depth_ = 0;
+};
+
+}  // namespace
+
+bool ParseModule(const std::vector<Token>& toks, AstPool& pool, DiagnosticEngine& diag,
+                 std::vector<PyStmt*>* out) {
+  SyntaxParser p(toks, pool, diag);
+  return p.Module(out);
+}
+
+PyExpr* ParseSingleExpr(const std::vector<Token>& toks, AstPool& pool, DiagnosticEngine& diag) {
+  SyntaxParser p(toks, pool, diag);
+  return p.Single();
+}
+
+}  // namespace pypto::ir::parser

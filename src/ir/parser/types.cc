@@ -1,0 +1,318 @@
+// Type annotations: `pl.Scalar[pl.INT32]`, `pl.Tensor[[16, 64], pl.FP16, pl.TensorView(...)]`,
+// `pld.DistributedTensor[[NR, 1], pl.INT32]`, `pl.Tile[[16, 32], pl.FP16, pl.Mem.Vec,
+// pl.TileView(...)]`, `pl.Tuple[...]`, `pl.Ptr`, `pld.CommCtx`, `pld.WindowBufferType`,
+// `pl.UnknownType`; parameters may wrap theirs in `pl.InOut[...]` / `pl.Out[...]`.
+// Also the structural type equality used to check `x: T = value` annotations.
+#include <fmt/format.h>
+
+#include "lower.h"
+
+namespace pypto::ir::parser {
+
+namespace {
+
+std::vector<const PyExpr*> SubscriptItems(const PyExpr* idx) {
+  std::vector<const PyExpr*> v;
+  if (!idx) return v;
+  if (idx->kind == EK::kTuple && !idx->parenthesized) v.assign(idx->items.begin(), idx->items.end());
+  else v.push_back(idx);
+  return v;
+}
+
+bool ExprListEq(const std::vector<const Expr*>& a, const std::vector<const Expr*>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!Lowerer::ExprEq(a[i], b[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+bool Lowerer::ExprEq(const Expr* a, const Expr* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  if (auto* x = As<ConstInt>(a)) {
+    auto* y = Cast<ConstInt>(b);
+    return x->value == y->value && x->dtype() == y->dtype();
+  }
+  if (auto* x = As<ConstFloat>(a)) {
+    auto* y = Cast<ConstFloat>(b);
+    return x->value == y->value && x->dtype() == y->dtype();
+  }
+  if (auto* x = As<ConstBool>(a)) return x->value == Cast<ConstBool>(b)->value;
+  if (auto* x = As<BinaryExpr>(a)) {
+    auto* y = Cast<BinaryExpr>(b);
+    return x->op == y->op && ExprEq(x->lhs, y->lhs) && ExprEq(x->rhs, y->rhs);
+  }
+  if (auto* x = As<UnaryExpr>(a)) {
+    auto* y = Cast<UnaryExpr>(b);
+    return x->op == y->op && TypeEq(x->type, y->type) && ExprEq(x->operand, y->operand);
+  }
+  return false;
+}
+
+bool Lowerer::TypeEq(const Type* a, const Type* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  switch (a->kind) {
+    case NodeKind::kScalarType:
+      return Cast<ScalarType>(a)->dtype == Cast<ScalarType>(b)->dtype;
+    case NodeKind::kTensorType:
+    case NodeKind::kDistributedTensorType: {
+      auto *x = AsTensorTypeLike(a), *y = AsTensorTypeLike(b);
+      if (x->dtype != y->dtype || !ExprListEq(x->shape, y->shape)) return false;
+      if (x->view.has_value() != y->view.has_value()) return false;
+      if (x->view) {
+        const TensorView &u = *x->view, &w = *y->view;
+        if (u.layout != w.layout || u.pad != w.pad || !ExprListEq(u.stride, w.stride) ||
+            !ExprListEq(u.valid_shape, w.valid_shape))
+          return false;
+      }
+      if (a->kind == NodeKind::kDistributedTensorType)
+        return Cast<DistributedTensorType>(a)->window_buffer ==
+               Cast<DistributedTensorType>(b)->window_buffer;
+      return true;
+    }
+    case NodeKind::kTileType: {
+      auto *x = Cast<TileType>(a), *y = Cast<TileType>(b);
+      if (x->dtype != y->dtype || !ExprListEq(x->shape, y->shape) ||
+          x->memory_space != y->memory_space || x->view.has_value() != y->view.has_value())
+        return false;
+      if (x->view) {
+        const TileView &u = *x->view, &w = *y->view;
+        return u.blayout == w.blayout && u.slayout == w.slayout && u.fractal == w.fractal &&
+               u.pad == w.pad && ExprListEq(u.valid_shape, w.valid_shape);
+      }
+      return true;
+    }
+    case NodeKind::kTupleType: {
+      auto *x = Cast<TupleType>(a), *y = Cast<TupleType>(b);
+      if (x->types.size() != y->types.size()) return false;
+      for (size_t i = 0; i < x->types.size(); ++i)
+        if (!TypeEq(x->types[i], y->types[i])) return false;
+      return true;
+    }
+    default:
+      return true;  // leaf types of the same kind
+  }
+}
+
+const Type* Lowerer::LowerParamType(const PyExpr* e, ParamDirection* dir) {
+  *dir = ParamDirection::kIn;
+  if (e->kind == EK::kSubscript) {
+    std::string head = DottedName(e->a);
+    if (head == "pl.InOut" || head == "pl.Out") {
+      *dir = head == "pl.InOut" ? ParamDirection::kInOut : ParamDirection::kOut;
+      return LowerType(e->b);
+    }
+  }
+  return LowerType(e);
+}
+
+namespace {
+
+struct ShapeParse {
+  Lowerer* lw;
+  bool ok = true;
+  std::vector<const Expr*> Shape(const PyExpr* e, const char* what) {
+    std::vector<const Expr*> dims;
+    if (e->kind == EK::kName && lw->consts_.count(e->str) &&
+        lw->consts_[e->str].k == ConstVal::K::kList) {
+      for (const ConstVal& c : lw->consts_[e->str].list) {
+        const Expr* d = lw->ConstToExpr(c, e->span);
+        if (!d) ok = false;
+        dims.push_back(d);
+      }
+      return dims;
+    }
+    if (e->kind != EK::kList && e->kind != EK::kTuple) {
+      lw->Error(e->span, fmt::format("{}: expected a list of dimensions such as [16, 64]", what));
+      ok = false;
+      return dims;
+    }
+    for (const PyExpr* d : e->items) {
+      const Expr* x = lw->LowerScalar(d, "dimension");
+      if (!x) ok = false;
+      dims.push_back(x);
+    }
+    return dims;
+  }
+};
+
+}  // namespace
+
+const Type* Lowerer::LowerType(const PyExpr* e) {
+  if (!e) return nullptr;
+  if (e->kind == EK::kName || e->kind == EK::kAttr) {
+    std::string n = DottedName(e);
+    if (n == "pl.Ptr") return ctx_.Ptr();
+    if (n == "pld.CommCtx" || n == "pld.CommCtxType") return ctx_.CommCtx();
+    if (n == "pld.WindowBufferType" || n == "pld.WindowBuffer") return ctx_.WindowBuffer();
+    if (n == "pl.UnknownType") return ctx_.Unknown();
+    if (auto dt = DTypeOf(e)) return ctx_.Scalar(*dt);
+    Error(e->span, fmt::format("unknown type '{}'; expected pl.Scalar[...], pl.Tensor[...], "
+                               "pld.DistributedTensor[...], pl.Tile[...], pl.Tuple[...], pl.Ptr, "
+                               "pld.CommCtx, pld.WindowBufferType or pl.UnknownType",
+                               n.empty() ? "<expression>" : n));
+    return nullptr;
+  }
+  if (e->kind != EK::kSubscript) {
+    Error(e->span, "expected a type such as pl.Tensor[[16, 64], pl.FP32]");
+    return nullptr;
+  }
+  std::string head = DottedName(e->a);
+  std::vector<const PyExpr*> items = SubscriptItems(e->b);
+  ShapeParse sp{this};
+  auto dtype_at = [&](size_t i, const char* what) -> std::optional<DataType> {
+    if (i >= items.size()) {
+      Error(e->span, fmt::format("{}: missing the element dtype (e.g. pl.FP32)", what));
+      return std::nullopt;
+    }
+    auto dt = DTypeOf(items[i]);
+    if (!dt) Error(items[i]->span, fmt::format("{}: expected a dtype such as pl.FP32", what));
+    return dt;
+  };
+  if (head == "pl.Scalar") {
+    if (items.size() != 1) {
+      Error(e->span, "pl.Scalar: expected exactly one dtype, e.g. pl.Scalar[pl.INT32]");
+      return nullptr;
+    }
+    auto dt = dtype_at(0, "pl.Scalar");
+    return dt ? ctx_.Scalar(*dt) : nullptr;
+  }
+  if (head == "pl.Tensor" || head == "pld.DistributedTensor") {
+    bool dist = head == "pld.DistributedTensor";
+    const char* what = dist ? "pld.DistributedTensor" : "pl.Tensor";
+    if (items.empty()) {
+      Error(e->span, fmt::format("{}: expected [shape, dtype]", what));
+      return nullptr;
+    }
+    std::vector<const Expr*> shape = sp.Shape(items[0], what);
+    auto dt = dtype_at(1, what);
+    std::optional<TensorView> view;
+    std::string wb;
+    for (size_t i = 2; i < items.size(); ++i) {
+      const PyExpr* x = items[i];
+      if (x->kind == EK::kCall && DottedName(x->a) == "pl.TensorView") {
+        TensorView v;
+        for (const Keyword& kw : x->kwargs) {
+          if (kw.name == "stride") v.stride = sp.Shape(kw.value, "TensorView stride");
+          else if (kw.name == "valid_shape") v.valid_shape = sp.Shape(kw.value, "TensorView valid_shape");
+          else if (kw.name == "layout" || kw.name == "pad") {
+            auto ev = EnumOf(kw.value);
+            EnumKind want = kw.name == "layout" ? EnumKind::kTensorLayout : EnumKind::kPadValue;
+            if (!ev || ev->first != want) {
+              Error(kw.value->span, fmt::format("pl.TensorView: '{}' must be a {} value",
+                                                kw.name, GetEnumDesc(want).prefix));
+              sp.ok = false;
+            } else if (kw.name == "layout") {
+              v.layout = static_cast<TensorLayout>(ev->second);
+            } else {
+              v.pad = static_cast<PadValue>(ev->second);
+            }
+          } else {
+            Error(kw.span, fmt::format("pl.TensorView: unknown field '{}' (expected stride, "
+                                       "layout, valid_shape, pad)",
+                                       kw.name));
+            sp.ok = false;
+          }
+        }
+        if (!x->items.empty()) {
+          Error(x->span, "pl.TensorView: fields must be given by keyword");
+          sp.ok = false;
+        }
+        view = std::move(v);
+      } else if (dist && x->kind == EK::kString && x->str.rfind("window_buffer=", 0) == 0) {
+        wb = x->str.substr(14);
+      } else {
+        Error(x->span, fmt::format("{}: unexpected type argument; expected pl.TensorView(...)",
+                                   what));
+        sp.ok = false;
+      }
+    }
+    if (!sp.ok || !dt) return nullptr;
+    if (dist) return ctx_.Make<DistributedTensorType>(std::move(shape), *dt, std::move(view), wb);
+    return ctx_.Make<TensorType>(std::move(shape), *dt, std::move(view));
+  }
+  if (head == "pl.Tile") {
+    if (items.empty()) {
+      Error(e->span, "pl.Tile: expected [shape, dtype]");
+      return nullptr;
+    }
+    std::vector<const Expr*> shape = sp.Shape(items[0], "pl.Tile");
+    auto dt = dtype_at(1, "pl.Tile");
+    std::optional<MemorySpace> mem;
+    std::optional<TileView> view;
+    for (size_t i = 2; i < items.size(); ++i) {
+      const PyExpr* x = items[i];
+      if (x->kind == EK::kCall && DottedName(x->a) == "pl.TileView") {
+        TileView v;
+        for (const Keyword& kw : x->kwargs) {
+          if (kw.name == "valid_shape") {
+            v.valid_shape = sp.Shape(kw.value, "TileView valid_shape");
+          } else if (kw.name == "fractal") {
+            auto c = EvalConst(kw.value, false);
+            if (!c || c->k != ConstVal::K::kInt) {
+              Error(kw.value->span, "pl.TileView: 'fractal' must be an integer constant");
+              sp.ok = false;
+            } else {
+              v.fractal = c->i;
+            }
+          } else if (kw.name == "blayout" || kw.name == "slayout" || kw.name == "pad") {
+            auto ev = EnumOf(kw.value);
+            EnumKind want = kw.name == "pad" ? EnumKind::kPadValue : EnumKind::kTileLayout;
+            if (!ev || ev->first != want) {
+              Error(kw.value->span, fmt::format("pl.TileView: '{}' must be a {} value", kw.name,
+                                                GetEnumDesc(want).prefix));
+              sp.ok = false;
+            } else if (kw.name == "pad") {
+              v.pad = static_cast<PadValue>(ev->second);
+            } else if (kw.name == "blayout") {
+              v.blayout = static_cast<TileLayout>(ev->second);
+            } else {
+              v.slayout = static_cast<TileLayout>(ev->second);
+            }
+          } else {
+            Error(kw.span, fmt::format("pl.TileView: unknown field '{}' (expected valid_shape, "
+                                       "blayout, slayout, fractal, pad)",
+                                       kw.name));
+            sp.ok = false;
+          }
+        }
+        view = std::move(v);
+        continue;
+      }
+      auto ev = EnumOf(x);
+      if (ev && ev->first == EnumKind::kMemorySpace && !mem && !view) {
+        mem = static_cast<MemorySpace>(ev->second);
+        continue;
+      }
+      Error(x->span, "pl.Tile: unexpected type argument; expected a memory space (pl.Mem.Vec) "
+                     "then optionally pl.TileView(...)");
+      sp.ok = false;
+    }
+    if (!sp.ok || !dt) return nullptr;
+    return ctx_.Make<TileType>(std::move(shape), *dt, mem, std::move(view));
+  }
+  if (head == "pl.Tuple") {
+    std::vector<const Type*> types;
+    if (e->b && e->b->kind == EK::kTuple && e->b->items.empty()) return ctx_.Make<TupleType>(types);
+    bool ok = true;
+    for (const PyExpr* x : items) {
+      const Type* t = LowerType(x);
+      ok &= t != nullptr;
+      types.push_back(t);
+    }
+    return ok ? ctx_.Make<TupleType>(std::move(types)) : nullptr;
+  }
+  if (head == "pl.InOut" || head == "pl.Out") {
+    Error(e->span, fmt::format("{}[...] is only allowed on function parameters", head));
+    return nullptr;
+  }
+  Error(e->span, fmt::format("unknown type '{}[...]'; expected pl.Scalar, pl.Tensor, "
+                             "pld.DistributedTensor, pl.Tile or pl.Tuple",
+                             head.empty() ? "<expression>" : head));
+  return nullptr;
+}
+
+}  // namespace pypto::ir::parser

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "pypto/core/check.h"
+#include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/printer.h"
 
@@ -50,8 +51,12 @@ std::vector<const OpDef*> OpRegistry::All() const {
 }
 
 Span DeduceContext::ArgSpan(int arg) const {
+  if (arg >= 0 && static_cast<size_t>(arg) < arg_spans.size() && arg_spans[arg].IsKnown())
+    return arg_spans[arg];
+  // A Var/IterArg argument is the defining node itself (uses share it), so its
+  // span is the definition's, not this use's: point at the call instead.
   if (arg >= 0 && static_cast<size_t>(arg) < args.size() && args[arg] &&
-      args[arg]->span.IsKnown())
+      args[arg]->span.IsKnown() && !AsVarLike(args[arg]))
     return args[arg]->span;
   return span;
 }
@@ -119,6 +124,13 @@ static std::string_view KwargTypeName(const KwargSpec& spec) {
 
 const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
                        AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag) {
+  return MakeOpCall(ctx, op, std::move(args), std::move(kwargs), std::move(attrs), span, diag,
+                    std::vector<Span>{});
+}
+
+const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
+                       AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
+                       std::vector<Span> arg_spans) {
   bool ok = true;
   if (args.size() < op.min_args || args.size() > op.args.size()) {
     std::string expected = op.min_args == op.args.size()
@@ -173,6 +185,7 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
   }
   if (!ok) return nullptr;
   DeduceContext dc(ctx, op, args, kwargs, span, diag);
+  dc.arg_spans = std::move(arg_spans);
   const Type* t = op.deduce(dc);
   if (!t || dc.had_error) return nullptr;
   return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs),

@@ -237,11 +237,11 @@ TEST_CASE("MakeOpCall schema errors", "[registry]") {
 TEST_CASE("deducer diagnostics point at the offending argument", "[registry]") {
   Fx f;
   f.diag.set_sources(&f.ctx.sources());
-  int32_t file = f.ctx.sources().AddFile("k.pir", "x = pl.tile.add(a, b)\n");
+  int32_t file = f.ctx.sources().AddFile("k.pir", "x = pl.tile.add(a, 1.5)\n");
   const Expr* a = f.Tile();
-  Span bspan{file, 1, 20, 1};
-  const Expr* b = f.ctx.NewVar("b", f.ctx.Scalar(DataType::kFP32), bspan);
-  Span call{file, 1, 5, 16};
+  Span lit{file, 1, 20, 3};
+  const Expr* b = f.ctx.Float(1.5, DataType::kFP32, lit);
+  Span call{file, 1, 5, 18};
   const Call* c = MakeOpCall(f.ctx, Def("tile.add"), {a, b}, {}, {}, call, f.diag);
   CHECK(c == nullptr);
   REQUIRE(f.diag.diagnostics().size() == 1);
@@ -249,6 +249,12 @@ TEST_CASE("deducer diagnostics point at the offending argument", "[registry]") {
   CHECK(d.span.line == 1);
   CHECK(d.span.col == 20);
   CHECK(d.message == "tile.add: argument 'rhs' must be a pl.Tile, got pl.Scalar[pl.FP32]");
+  // A Var argument's own span is its definition, so errors about it point at the call.
+  const Expr* v = f.ctx.NewVar("v", f.ctx.Scalar(DataType::kFP32), Span{file, 7, 3, 1});
+  c = MakeOpCall(f.ctx, Def("tile.add"), {a, v}, {}, {}, call, f.diag);
+  CHECK(c == nullptr);
+  CHECK(f.diag.diagnostics().back().span.line == 1);
+  CHECK(f.diag.diagnostics().back().span.col == 5);
   // Kwarg errors point at the call.
   c = MakeOpCall(f.ctx, Def("tile.move"), {a}, {{"target_memory", Attr::Int(0)}}, {}, call, f.diag);
   CHECK(c == nullptr);

@@ -559,3 +559,106 @@ TEST_CASE("system.fence / system.cacheinvalid", "[ops][system]") {
   CHECK(!f.Op("system.fence", {w}));
   CHECK(f.Err() == "system.fence: expected 0 positional arguments (), got 1");
 }
+
+// ---------------------------------------------------------------- op_utils helpers
+
+TEST_CASE("op_utils: dims, shapes, spellings", "[ops][utils]") {
+  Fx f;
+  const Expr* n = f.SVar("N");
+  const Expr* m = f.SVar("M");
+  auto* np1 = f.ctx.Make<BinaryExpr>(BinaryOp::kAdd, n, f.ctx.Int(1), f.ctx.Scalar(DataType::kIndex));
+  auto* np1b = f.ctx.Make<BinaryExpr>(BinaryOp::kAdd, n, f.ctx.Int(1), f.ctx.Scalar(DataType::kIndex));
+  CHECK(StaticInt(f.ctx.Int(7, DataType::kInt32)) == 7);
+  CHECK_FALSE(StaticInt(n).has_value());
+  CHECK(DimEqual(f.ctx.Int(4), f.ctx.Int(4)));
+  CHECK(DimEqual(n, n));
+  CHECK_FALSE(DimEqual(n, m));
+  CHECK(DimEqual(np1, np1b));
+  CHECK_FALSE(DimEqual(n, f.ctx.Int(4)));
+  CHECK(DimConflict(f.ctx.Int(4), f.ctx.Int(5)));
+  CHECK_FALSE(DimConflict(n, f.ctx.Int(5)));
+  CHECK(ShapesCompatible({n, f.ctx.Int(4)}, f.Sh({16, 4})));
+  CHECK_FALSE(SameShape({n, f.ctx.Int(4)}, f.Sh({16, 4})));
+  CHECK(FirstShapeConflict(f.Sh({1, 2, 3}), f.Sh({1, 2})) == size_t{2});
+  CHECK(FirstShapeConflict(f.Sh({1, 5}), f.Sh({1, 2})) == size_t{1});
+  CHECK(StaticNumel(f.Sh({16, 64})) == 1024);
+  CHECK_FALSE(StaticNumel({n, f.ctx.Int(2)}).has_value());
+  auto* mn = f.ctx.Make<BinaryExpr>(BinaryOp::kMin, n, m, f.ctx.Scalar(DataType::kIndex));
+  auto* nested = f.ctx.Make<BinaryExpr>(BinaryOp::kMul, np1, f.ctx.Int(2), f.ctx.Scalar(DataType::kIndex));
+  CHECK(ShapeStr({n, np1, mn, nested, f.ctx.Int(3)}) == "[N, N + 1, min(N, M), (N + 1) * 2, 3]");
+  CHECK(TypeStr(f.ctx.Ptr()) == "pl.Ptr");
+  CHECK(TypeStr(f.ctx.Unknown()) == "pl.UnknownType");
+  CHECK(TypeStr(f.ctx.Make<TupleType>(std::vector<const Type*>{})) == "pl.Tuple[()]");
+  CHECK(MemStr(MemorySpace::kAcc) == "pl.Mem.Acc");
+  CHECK(DTypeStr(DataType::kBF16) == "pl.BF16");
+
+  CHECK(ScalarAssignable(f.SVar("a", DataType::kFP16), DataType::kFP16));
+  CHECK_FALSE(ScalarAssignable(f.SVar("a", DataType::kFP32), DataType::kFP16));
+  CHECK(ScalarAssignable(f.ctx.Int(3), DataType::kFP16));
+  CHECK(ScalarAssignable(f.ctx.Int(3), DataType::kInt8));
+  CHECK_FALSE(ScalarAssignable(f.ctx.Int(3), DataType::kBool));
+  CHECK(ScalarAssignable(f.ctx.Float(1.0), DataType::kBF16));
+  CHECK_FALSE(ScalarAssignable(f.ctx.Float(1.0), DataType::kInt32));
+
+  CHECK(ShapeStr(PackedStrides(f.ctx, f.Sh({4, 16, 64}))) == "[1024, 64, 1]");
+  CHECK(ShapeStr(PackedStrides(f.ctx, {m, n, f.ctx.Int(64)})) == "[N * 64, 64, 1]");
+  CHECK(ShapeStr(PackedStrides(f.ctx, {m, f.ctx.Int(8), n})) == "[8 * N, N, 1]");
+
+  // Valid-region intersection.
+  CHECK(ShapeStr(IntersectValid(f.ctx, {f.ctx.Int(8), n}, {f.ctx.Int(4), n})) == "[4, N]");
+  CHECK(ShapeStr(IntersectValid(f.ctx, {n}, {m})) == "[min(N, M)]");
+  CHECK(ShapeStr(IntersectValid(f.ctx, f.Sh({64}), f.Sh({64}), {n}, f.Sh({64}))) == "[N]");
+}
+
+TEST_CASE("op_utils: canonical type builders", "[ops][utils]") {
+  Fx f;
+  // A view equal to the default is dropped; a non-default field keeps it.
+  const TileType* t = MakeTileType(f.ctx, f.Sh({16, 64}), DataType::kFP32, MemorySpace::kVec,
+                                   f.Sh({16, 64}));
+  CHECK_FALSE(t->view.has_value());
+  TileView v;
+  v.blayout = TileLayout::kColMajor;
+  t = MakeTileType(f.ctx, f.Sh({16, 64}), DataType::kFP32, std::nullopt, v);
+  REQUIRE(t->view.has_value());
+  CHECK(t->view->valid_shape.empty());
+  TensorView tv;
+  tv.valid_shape = f.Sh({16, 64});
+  CHECK_FALSE(MakeTensorType(f.ctx, f.Sh({16, 64}), DataType::kFP32, tv)->view.has_value());
+  tv.valid_shape = f.Sh({8, 64});
+  CHECK(MakeTensorType(f.ctx, f.Sh({16, 64}), DataType::kFP32, tv)->view.has_value());
+  // MakeTensorTypeLike keeps the distributed kind and the window binding.
+  const auto* d = f.ctx.Make<DistributedTensorType>(f.Sh({4}), DataType::kFP32, std::nullopt, "w0");
+  const TensorType* like = MakeTensorTypeLike(f.ctx, d, f.Sh({2, 2}), DataType::kFP32, std::nullopt);
+  REQUIRE(As<DistributedTensorType>(static_cast<const Type*>(like)));
+  CHECK(As<DistributedTensorType>(static_cast<const Type*>(like))->window_buffer == "w0");
+  // Tuples.
+  const MakeTuple* mt = MakeIndexTuple(f.ctx, {1, 2});
+  CHECK(TypeStr(mt->type) == "pl.Tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]]");
+  CHECK(AsTuple(mt) == mt);
+  CHECK(AsTuple(f.ctx.Int(1)) == nullptr);
+}
+
+TEST_CASE("op_utils: affinity classification", "[ops][utils]") {
+  Fx f;
+  const Expr* vec = f.Tile(f.Sh({16, 16}));
+  const Expr* mat = f.Tile(f.Sh({16, 16}), DataType::kFP32, MemorySpace::kMat);
+  const Expr* left = f.Tile(f.Sh({16, 16}), DataType::kFP32, MemorySpace::kLeft);
+  CHECK(ClassifyCallAffinity(f.Op("tile.move", {vec}, Kw("target_memory", Mem(MemorySpace::kMat)))) ==
+        CoreAffinity::kMixed);
+  CHECK(ClassifyCallAffinity(f.Op("tile.move", {mat}, Kw("target_memory", Mem(MemorySpace::kLeft)))) ==
+        CoreAffinity::kCube);
+  CHECK(ClassifyCallAffinity(f.Op("tile.move", {left})) == CoreAffinity::kMixed);
+  CHECK(ClassifyCallAffinity(f.Op("tile.add", {vec, vec})) == CoreAffinity::kVector);
+  CHECK(ClassifyCallAffinity(f.Op("tile.create", {f.Idx({4})}, Kw("dtype", Attr::DType(DataType::kFP32)))) ==
+        CoreAffinity::kShared);
+  // Derived from the result's memory space, then the first tile argument.
+  const Expr* t = f.Tensor(f.Sh({16, 16}));
+  CHECK(ClassifyCallAffinity(f.Op("tile.load", {t, f.Idx({0, 0}), f.Idx({16, 16})},
+                                  Kw("target_memory", Mem(MemorySpace::kMat)))) == CoreAffinity::kCube);
+  CHECK(ClassifyCallAffinity(f.Op("tile.load", {t, f.Idx({0, 0}), f.Idx({16, 16})})) ==
+        CoreAffinity::kShared);
+  const Expr* acc = f.Tile(f.Sh({16, 16}), DataType::kFP32, MemorySpace::kAcc);
+  CHECK(ClassifyCallAffinity(f.Op("tile.store", {acc, f.Idx({0, 0}), t})) == CoreAffinity::kCube);
+  CHECK(ClassifyCallAffinity(f.Op("tensor.read", {t, f.Idx({0, 0})})) == CoreAffinity::kShared);
+  CHECK(ClassifyCallAffinity(f.Op("system.fence", {})) == CoreAffinity::kShared);
+}

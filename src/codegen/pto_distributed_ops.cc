@@ -193,23 +193,35 @@ bool DeferWait(PtoFunctionEmitter& fe, const Call* c, const Var*) {
     }
     off64 = fe.Const(inb ? flat : -1, "i64");
   } else {
+    // Per dim: a static in-bounds index needs no check; a static out-of-bounds
+    // one makes the whole offset -1; zero indices contribute no term.
     std::string ok, flat;
+    bool never = false;
     for (size_t i = 0; i < rank; ++i) {
+      auto so = StaticInt(offs->elements[i]);
+      auto sd = StaticInt(t->type->shape[i]);
+      if (so && sd && (*so < 0 || *so >= *sd)) never = true;
       std::string o = fe.AsIndex(offs->elements[i]);
       if (o.empty()) return false;
-      std::string ge = fe.Temp(), lt = fe.Temp(), both = fe.Temp();
-      fe.Op(fmt::format("{} = arith.cmpi sge, {}, {} : index", ge, o, fe.ConstIndex(0)));
-      fe.Op(fmt::format("{} = arith.cmpi slt, {}, {} : index", lt, o, t->shape[i]));
-      fe.Op(fmt::format("{} = arith.andi {}, {} : i1", both, ge, lt));
-      if (ok.empty()) {
-        ok = both;
-      } else {
-        std::string n = fe.Temp();
-        fe.Op(fmt::format("{} = arith.andi {}, {} : i1", n, ok, both));
-        ok = n;
+      if (!(so && sd)) {
+        std::string ge = fe.Temp(), lt = fe.Temp(), both = fe.Temp();
+        fe.Op(fmt::format("{} = arith.cmpi sge, {}, {} : index", ge, o, fe.ConstIndex(0)));
+        fe.Op(fmt::format("{} = arith.cmpi slt, {}, {} : index", lt, o, t->shape[i]));
+        fe.Op(fmt::format("{} = arith.andi {}, {} : i1", both, ge, lt));
+        if (ok.empty()) {
+          ok = both;
+        } else {
+          std::string n = fe.Temp();
+          fe.Op(fmt::format("{} = arith.andi {}, {} : i1", n, ok, both));
+          ok = n;
+        }
       }
-      std::string m = fe.Temp();
-      fe.Op(fmt::format("{} = arith.muli {}, {} : index", m, o, t->strides[i]));
+      if (so == 0) continue;
+      std::string m = o;
+      if (t->strides[i] != fe.ConstIndex(1)) {
+        m = fe.Temp();
+        fe.Op(fmt::format("{} = arith.muli {}, {} : index", m, o, t->strides[i]));
+      }
       if (flat.empty()) {
         flat = m;
       } else {
@@ -218,6 +230,8 @@ bool DeferWait(PtoFunctionEmitter& fe, const Call* c, const Var*) {
         flat = n;
       }
     }
+    if (flat.empty()) flat = fe.ConstIndex(0);
+    if (never) ok = fe.ConstBool(false);
     std::string sel = fe.Temp();
     fe.Op(fmt::format("{} = arith.select {}, {}, {} : index", sel, ok, flat, fe.ConstIndex(-1)));
     off64 = fe.CastTo({sel, "index"}, "i64").name;

@@ -19,6 +19,8 @@ static void RegisterUnsupported(PtoOpTable& t) {
   t.unsupported["pld.system.world_size"] = host;
   t.unsupported["pld.tensor.alloc_window_buffer"] = host;
   t.unsupported["pld.tensor.window"] = host;
+  t.unsupported["tile.get_subblock_idx"] =
+      "split_aiv sub-block indices are not passed to PTO kernels yet";
 }
 
 const PtoOpTable& GetPtoOpTable() {
@@ -27,6 +29,7 @@ const PtoOpTable& GetPtoOpTable() {
     RegisterPtoTileOps(t);
     RegisterPtoDistributedOps(t);
     RegisterPtoSystemOps(t);
+    RegisterPtoScalarAccessOps(t);
     RegisterUnsupported(t);
     return t;
   }();

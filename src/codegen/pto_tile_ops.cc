@@ -123,7 +123,7 @@ const std::map<std::string, std::string, std::less<>>& UnaryOps() {
       {"tile.exp", "pto.texp"},   {"tile.neg", "pto.tneg"},     {"tile.abs", "pto.tabs"},
       {"tile.sqrt", "pto.tsqrt"}, {"tile.rsqrt", "pto.trsqrt"}, {"tile.recip", "pto.trecip"},
       {"tile.log", "pto.tlog"},   {"tile.relu", "pto.trelu"},   {"tile.not", "pto.tnot"},
-      {"tile.move", "pto.tmov"},
+      {"tile.move", "pto.tmov"},  {"tile.cast", "pto.tcvt"},
   };
   return m;
 }

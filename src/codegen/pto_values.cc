@@ -41,6 +41,7 @@ std::string PtoFunctionEmitter::Const(int64_t v, std::string_view type) {
   if (const_names_.emplace(name, true).second) {
     consts_.Linef("{} = arith.constant {} : {}", name, v, type);
     used_names_.insert(name);
+    const_ints_[name] = v;
   }
   return name;
 }
@@ -137,8 +138,13 @@ static int FloatWidth(std::string_view t) {
 
 PtoValue PtoFunctionEmitter::CastTo(const PtoValue& v, std::string_view to) {
   if (!v.ok() || v.type == to) return v;
-  std::string t = Temp();
   const std::string& from = v.type;
+  // Casts of constants fold into constants of the target type.
+  if (auto it = const_ints_.find(v.name); it != const_ints_.end() && from != "i1") {
+    if (IsIntType(to) && to != "i1") return {Const(it->second, to), std::string(to)};
+    if (IsFloatType(to)) return {ConstFloat(static_cast<double>(it->second), to), std::string(to)};
+  }
+  std::string t = Temp();
   if (IsIntType(from) && IsIntType(to)) {
     if (from == "index" || to == "index") {
       if (from == "i1") {  // index_cast from i1 is not allowed: widen first

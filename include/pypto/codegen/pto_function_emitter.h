@@ -192,6 +192,7 @@ class PtoFunctionEmitter {
   Span cur_span_;
 
   std::map<std::string, bool> const_names_;  // hoisted constant names (dedupe)
+  std::map<std::string, int64_t> const_ints_;  // integer constant name -> value (folding)
   std::set<std::string> used_names_;
   int next_temp_ = 0;
   std::vector<std::unique_ptr<PtoTensor>> tensors_;
@@ -221,5 +222,6 @@ bool IsPtoUnsupported(std::string_view op_name, std::string* hint = nullptr);
 void RegisterPtoTileOps(PtoOpTable& t);
 void RegisterPtoDistributedOps(PtoOpTable& t);
 void RegisterPtoSystemOps(PtoOpTable& t);
+void RegisterPtoScalarAccessOps(PtoOpTable& t);
 
 }  // namespace pypto::codegen

@@ -189,6 +189,10 @@ class DeduceContext {
   }
   Span ArgSpan(int arg) const;
   bool had_error = false;
+  // Where each argument was written at this call (a Var's own span is its
+  // definition, not this use). Optional: entries with an unknown span, and
+  // arguments past the end, fall back to the argument's own span.
+  std::vector<Span> arg_spans;
 };
 
 // Builds a call to a registered op after checking arity and the kwarg schema
@@ -196,6 +200,12 @@ class DeduceContext {
 // range) and running the deducer. Returns nullptr with diagnostics on failure.
 const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
                        AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag);
+
+// Same, with the use-site span of every argument (see DeduceContext::arg_spans),
+// so argument diagnostics point at the argument as written in this call.
+const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
+                       AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
+                       std::vector<Span> arg_spans);
 
 // Registration entry points, one per ops file (called once by OpRegistry::Global).
 void RegisterTensorOps(OpRegistry& r);

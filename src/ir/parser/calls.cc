@@ -17,13 +17,19 @@ namespace pypto::ir::parser {
 
 namespace {
 
+// Optimal-string-alignment distance: insert, delete, substitute, and swap of two
+// adjacent characters ("laod" -> "load") each cost 1.
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  std::vector<size_t> pprev(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
+    for (size_t j = 1; j <= b.size(); ++j) {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        cur[j] = std::min(cur[j], pprev[j - 2] + 1);
+    }
+    std::swap(pprev, prev);
     std::swap(prev, cur);
   }
   return prev[b.size()];

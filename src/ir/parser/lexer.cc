@@ -87,7 +87,7 @@ class Lexer {
     indents_.push_back("");
     while (!fatal_ && pos_ < s_.size()) Step();
     if (fatal_) return false;
-    if (!brackets_.empty()) {
+    if (!brackets_.empty() && ok_) {  // after another error it is usually a cascade
       const Open& o = brackets_.back();
       Error(o.span, fmt::format("'{}' was never closed; expected '{}' before end of file", o.c,
                                 Closer(o.c)));

@@ -65,7 +65,7 @@ class FenceInserter : public IRMutator {
   explicit FenceInserter(Context& ctx) : IRMutator(ctx), b_(ctx) {}
 
   const Stmt* MutateStmt(const Stmt* s) override {
-    if (s && !Isa<AssignStmt>(s) && !Isa<EvalStmt>(s) && !Isa<SeqStmt>(s)) following_.clear();
+    if (s && !Isa<AssignStmt>(s) && !Isa<EvalStmt>(s) && !Isa<SeqStmt>(s)) seq_ = nullptr;
     return IRMutator::MutateStmt(s);
   }
 
@@ -73,7 +73,8 @@ class FenceInserter : public IRMutator {
     bool changed = false;
     std::vector<const Stmt*> out;
     for (size_t i = 0; i < s->stmts.size(); ++i) {
-      following_.assign(s->stmts.begin() + static_cast<long>(i) + 1, s->stmts.end());
+      seq_ = s;
+      next_ = i + 1;
       const Stmt* n = MutateStmt(s->stmts[i]);
       if (n != s->stmts[i]) changed = true;
       if (!n) continue;
@@ -82,7 +83,7 @@ class FenceInserter : public IRMutator {
       else
         out.push_back(n);
     }
-    following_.clear();
+    seq_ = nullptr;
     return changed ? ctx_.Make<SeqStmt>(std::move(out), s->span) : s;
   }
 
@@ -97,14 +98,18 @@ class FenceInserter : public IRMutator {
 
  private:
   const Stmt* AddMarkers(const Stmt* r, const Stmt* orig) {
-    std::vector<const Stmt*> following = std::move(following_);
-    following_.clear();
+    // The statements after this one in its enclosing list (none for a bare body).
+    const SeqStmt* seq = seq_;
+    size_t next = next_;
+    seq_ = nullptr;
     const Call* c = CallOf(r);
     if (!c) return r;
     const Expr* dst = nullptr;
     Need need = Classify(*c, &dst);
     if (need == Need::kNone) return r;
-    auto at = [&](size_t i) { return i < following.size() ? following[i] : nullptr; };
+    auto at = [&](size_t i) -> const Stmt* {
+      return seq && next + i < seq->stmts.size() ? seq->stmts[next + i] : nullptr;
+    };
     b_.SetSpan(orig->span);
     std::vector<const Stmt*> out{r};
     switch (need) {
@@ -139,7 +144,8 @@ class FenceInserter : public IRMutator {
   const Stmt* Eval(const Call* c) { return ctx_.Make<EvalStmt>(c, c->span); }
 
   IRBuilder b_;
-  std::vector<const Stmt*> following_;
+  const SeqStmt* seq_ = nullptr;  // list of the statement being mutated
+  size_t next_ = 0;               // index of its successor in seq_
 };
 
 class InsertCommFencePass : public Pass {

@@ -222,15 +222,20 @@ bool ValueIsPure(const Expr* e) {
 // Dead assignments of `f`'s body after folding.
 std::unordered_set<const AssignStmt*> FindDead(const Function& f) {
   std::vector<const AssignStmt*> removable;
+  std::unordered_map<const Var*, std::vector<const AssignStmt*>> defs_of;
   std::unordered_set<const Var*> live;
+  std::vector<const Var*> work;  // newly live Vars whose removable defs must be kept
+  auto mark = [&](const Var* v) {
+    if (live.insert(v).second) work.push_back(v);
+  };
   auto use_expr = [&](const Expr* e) {
     walk::ForEachExpr(e, [&](const Expr* x) {
-      if (auto* v = AsVarLike(x)) live.insert(v);
+      if (auto* v = AsVarLike(x)) mark(v);
     }, /*types=*/true);
   };
   auto use_type = [&](const Type* t) {
     walk::ForEachExprInType(t, [&](const Expr* x) {
-      if (auto* v = AsVarLike(x)) live.insert(v);
+      if (auto* v = AsVarLike(x)) mark(v);
     });
   };
   for (const Var* p : f.params) use_type(p->type);
@@ -238,21 +243,24 @@ std::unordered_set<const AssignStmt*> FindDead(const Function& f) {
   walk::ForEachStmt(f.body, [&](const Stmt* s) {
     if (auto* a = As<AssignStmt>(s); a && ValueIsPure(a->value)) {
       removable.push_back(a);
+      defs_of[a->var].push_back(a);
       return;
     }
     walk::ForEachOwnExpr(s, use_expr);
     walk::ForEachOwnDef(s, [&](const Var* v) { use_type(v->type); });
   });
+  // Worklist: a live Var keeps every removable assignment to it, whose operands
+  // become live in turn (linear in the size of the function).
   std::unordered_set<const AssignStmt*> kept;
-  bool grew = true;
-  while (grew) {
-    grew = false;
-    for (const AssignStmt* a : removable) {
-      if (kept.count(a) || !live.count(a->var)) continue;
-      kept.insert(a);
+  while (!work.empty()) {
+    const Var* v = work.back();
+    work.pop_back();
+    auto it = defs_of.find(v);
+    if (it == defs_of.end()) continue;
+    for (const AssignStmt* a : it->second) {
+      if (!kept.insert(a).second) continue;
       use_expr(a->value);
       use_type(a->var->type);
-      grew = true;
     }
   }
   std::unordered_set<const AssignStmt*> dead;

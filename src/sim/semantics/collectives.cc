@@ -85,21 +85,26 @@ void AllReduceShare(Ctx& c, int me, int64_t op) {
     base[r] = c.ex.Base(t, c.Dev(r)) + t.offset * DTypeBytes(t.dtype);
   }
   if (t0.dtype == DataType::kFP32) {
-    std::vector<float> acc(reinterpret_cast<float*>(base[0]) + lo,
-                           reinterpret_cast<float*>(base[0]) + hi);
-    for (int r = 1; r < c.n; ++r) {
-      const float* x = reinterpret_cast<const float*>(base[r]) + lo;
-      int64_t m = hi - lo;
-      float* a = acc.data();
-      switch (op) {
-        case 1: for (int64_t i = 0; i < m; ++i) a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] > x[i] ? a[i] : x[i]); break;
-        case 2: for (int64_t i = 0; i < m; ++i) a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] < x[i] ? a[i] : x[i]); break;
-        case 3: for (int64_t i = 0; i < m; ++i) a[i] *= x[i]; break;
-        default: for (int64_t i = 0; i < m; ++i) a[i] += x[i]; break;
+    // Reduce in place into rank 0's copy, cache-sized block by block, then copy
+    // the block to every other rank while it is hot (no scratch allocation).
+    const int64_t kBlock = 8192;
+    float* a0 = reinterpret_cast<float*>(base[0]);
+    for (int64_t b = lo; b < hi; b += kBlock) {
+      int64_t e = std::min(hi, b + kBlock);
+      float* a = a0 + b;
+      int64_t m = e - b;
+      for (int r = 1; r < c.n; ++r) {
+        const float* x = reinterpret_cast<const float*>(base[r]) + b;
+        switch (op) {
+          case 1: for (int64_t i = 0; i < m; ++i) a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] > x[i] ? a[i] : x[i]); break;
+          case 2: for (int64_t i = 0; i < m; ++i) a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] < x[i] ? a[i] : x[i]); break;
+          case 3: for (int64_t i = 0; i < m; ++i) a[i] *= x[i]; break;
+          default: for (int64_t i = 0; i < m; ++i) a[i] += x[i]; break;
+        }
       }
+      for (int r = 1; r < c.n; ++r)
+        std::memcpy(reinterpret_cast<float*>(base[r]) + b, a, static_cast<size_t>(m) * sizeof(float));
     }
-    for (int r = 0; r < c.n; ++r)
-      std::memcpy(reinterpret_cast<float*>(base[r]) + lo, acc.data(), (hi - lo) * sizeof(float));
     return;
   }
   int eb = DTypeBytes(t0.dtype);

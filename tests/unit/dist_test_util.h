@@ -84,7 +84,11 @@ struct Fx {
   const Call* Mk(const std::string& op, std::vector<const Expr*> args, AttrList kw = {}) {
     diag.Clear();
     call_span = Next();
-    return MakeOpCall(ctx, Op(op), std::move(args), std::move(kw), {}, call_span, diag);
+    // Like the parser: each argument's use-site span (here: the line it was made on).
+    std::vector<Span> spans;
+    for (const Expr* a : args) spans.push_back(a ? a->span : Span{});
+    return MakeOpCall(ctx, Op(op), std::move(args), std::move(kw), {}, call_span, diag,
+                      std::move(spans));
   }
   std::string Msg() const {
     return diag.diagnostics().empty() ? std::string("<no diagnostic>")

@@ -104,11 +104,15 @@ bool PtoFunctionEmitter::EmitTensorView(PtoTensor& t) {
         acc = *acc * *dim;
         acc_ssa.clear();
       } else if (k + 1 < order.size()) {
-        std::string cur = acc ? ConstIndex(*acc) : acc_ssa;
-        std::string n = Temp();
-        Op(fmt::format("{} = arith.muli {}, {} : index", n, cur, t.shape[i]));
+        if (acc == 1) {  // 1 * dim: no multiply needed
+          acc_ssa = t.shape[i];
+        } else {
+          std::string cur = acc ? ConstIndex(*acc) : acc_ssa;
+          std::string n = Temp();
+          Op(fmt::format("{} = arith.muli {}, {} : index", n, cur, t.shape[i]));
+          acc_ssa = n;
+        }
         acc.reset();
-        acc_ssa = n;
       }
     }
   }

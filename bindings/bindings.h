@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,13 @@ namespace pypto::bindings {
 
 namespace py = pybind11;
 
+// ir::Context is not thread-safe for building, and passes, the verifier (op
+// re-deduction), the emitter and the executor may all allocate in it; every
+// binding that releases the GIL takes `mu` (shared by all handles of one
+// context) so Python threads can never build in one arena concurrently.
 struct ProgramHandle {
   std::shared_ptr<ir::Context> ctx;
+  std::shared_ptr<std::mutex> mu = std::make_shared<std::mutex>();
   const ir::Program* prog = nullptr;
 };
 

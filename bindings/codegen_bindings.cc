@@ -18,6 +18,7 @@ void InitCodegen(py::module_& m) {
         bool ok;
         {
           py::gil_scoped_release nogil;
+          std::lock_guard<std::mutex> lock(*p.mu);
           ok = codegen::EmitPto(*p.ctx, *p.prog, opts, &mods, diag);
         }
         if (!ok || diag.HasErrors())

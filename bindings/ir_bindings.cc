@@ -122,10 +122,16 @@ void InitIr(py::module_& m) {
           },
           "Names of the module-level pl.dynamic dimension symbols.")
       .def_property(
-          "target_arch", [](const ProgramHandle& p) { return p.ctx->target_arch; },
+          "target_arch",
+          [](const ProgramHandle& p) {
+            std::lock_guard<std::mutex> lock(*p.mu);
+            return p.ctx->target_arch;
+          },
           [](ProgramHandle& p, const std::string& a) {
             if (a != "a2a3" && a != "a5")
               throw py::value_error("target_arch must be \"a2a3\" or \"a5\", got \"" + a + "\"");
+            py::gil_scoped_release nogil;
+            std::lock_guard<std::mutex> lock(*p.mu);
             p.ctx->target_arch = a;
           },
           "Target profile of the program's context: \"a2a3\" (default) or \"a5\".")
@@ -196,6 +202,7 @@ void InitIr(py::module_& m) {
         bool ok;
         {
           py::gil_scoped_release nogil;
+          std::lock_guard<std::mutex> lock(*p.mu);
           ok = ir::VerifyProgram(*p.ctx, *p.prog, diag, vopts);
         }
         if (!ok || diag.HasErrors())
@@ -203,8 +210,8 @@ void InitIr(py::module_& m) {
                            "error: program '" + p.prog->name + "' failed verification");
       },
       py::arg("program"), py::arg("ssa") = false,
-      "Runs the whole-program verifier (ssa=True also requires SSA form). Returns None when the program is well formed, "
-      "raises VerifyError listing every problem otherwise.");
+      "Runs the whole-program verifier (ssa=True also requires SSA form). Returns None when "
+      "the program is well formed, raises VerifyError listing every problem otherwise.");
 
   m.def(
       "structural_equal",

@@ -30,6 +30,7 @@ void InitPasses(py::module_& m) {
         const ir::Program* out = nullptr;
         {
           py::gil_scoped_release nogil;
+          std::lock_guard<std::mutex> lock(*p.mu);
           out = passes::RunPipeline(*p.ctx, *p.prog, pipeline, opts, diag);
         }
         if (!out || diag.HasErrors())
@@ -37,6 +38,7 @@ void InitPasses(py::module_& m) {
                            "error: pipeline '" + pipeline + "' failed");
         auto h = std::make_shared<ProgramHandle>();
         h->ctx = p.ctx;
+        h->mu = p.mu;
         h->prog = out;
         py::object obj = py::cast(h);
         obj.attr("pass_log") = log.str();

@@ -98,6 +98,7 @@ void InitSim(py::module_& m) {
         sim::RunResult res;
         {
           py::gil_scoped_release nogil;
+          std::lock_guard<std::mutex> lock(*p.mu);
           res = sim::RunProgram(*p.ctx, *p.prog, in, opts);
         }
         if (res.exit_code != 0) {

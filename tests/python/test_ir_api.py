@@ -167,3 +167,26 @@ def test_emit_before_lowering_names_the_op():
     lines = str(info.value).split("\n")
     assert lines[0] == "e.pir:9:43: error: tensor.add: not supported by the PTO backend"
     assert lines[3].startswith("e.pir:9:43: note: tensor-level op: lower it to tile ops")
+
+
+def test_concurrent_pipelines_on_one_context():
+    # Handles derived from one parse share a context; the bindings serialise work
+    # that builds in it, so Python threads can run passes side by side.
+    import threading
+    p = ir.parse(KERNEL)
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(5):
+                results.append(ir.python_print(ir.run_passes(p, "default")))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(results) == 20 and len(set(results)) == 1

@@ -282,3 +282,98 @@ TEST_CASE("print -> parse -> print is identical", "[parser][roundtrip]") {
   CHECK(StructuralEqual(*p, *q, &why));
   INFO(why);
 }
+
+TEST_CASE("decorator constants and line offset", "[parser]") {
+  ParseOptions opts;
+  opts.constants = {{"N", "32"}, {"SHAPE", "[N, 8]"}};
+  opts.line_offset = 100;
+  Context ctx;
+  DiagnosticEngine diag(&ctx.sources());
+  const Program* p = ParseProgram(ctx,
+                                  "@pl.program\n"
+                                  "class C:\n"
+                                  "    @pl.function\n"
+                                  "    def f(self, a: pl.Tensor[SHAPE, pl.FP32]):\n"
+                                  "        x = N + 1\n",
+                                  "user.py", diag, opts);
+  INFO(diag.Render());
+  REQUIRE(p);
+  CHECK(TypeToString(p->functions[0]->params[0]->type) == "pl.Tensor[[32, 8], pl.FP32]");
+  CHECK(PrintExpr(Cast<AssignStmt>(BodyStmt(p, 0, 0))->value) == "33");
+  // Errors are reported at the user's line (offset applied) with the right source line.
+  CHECK(Errors("@pl.program\nclass C:\n    @pl.function\n    def f(self):\n        y = oops\n",
+               opts) == "105:13: undefined name 'oops'\n");
+}
+
+TEST_CASE("a hand-built program round-trips through text", "[parser][roundtrip]") {
+  Context ctx;
+  const Type* idx = ctx.Scalar(DataType::kIndex);
+  Program prog;
+  prog.name = "Built";
+  const Var* nr = ctx.NewVar("NR", idx);
+  prog.dynamic_dims.push_back(nr);
+
+  // g(n) -> (INDEX, INDEX): returns n, n + NR
+  auto* g = ctx.Make<Function>();
+  g->name = "g";
+  const Var* gn = ctx.NewVar("n", idx);
+  g->params = {gn};
+  g->param_dirs = {ParamDirection::kIn};
+  g->return_types = {idx, idx};
+  const Expr* sum = ctx.Make<BinaryExpr>(BinaryOp::kAdd, gn, nr, idx);
+  g->body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{
+      ctx.Make<ReturnStmt>(std::vector<const Expr*>{gn, sum})});
+
+  // f: hint collisions (x twice, a keyword, "pl", the dyn dim name), a tuple-returning
+  // call, TupleGetItem, a while loop with iter args and a scope.
+  auto* f = ctx.Make<Function>();
+  f->name = "f";
+  f->func_type = FunctionType::kOrchestration;
+  const Var* x = ctx.NewVar("x", idx);
+  f->params = {x};
+  f->param_dirs = {ParamDirection::kIn};
+  const Type* pair = ctx.Make<TupleType>(std::vector<const Type*>{idx, idx});
+  const Var* t = ctx.NewVar("t", pair);
+  const Var* x2 = ctx.NewVar("x", idx);
+  const Var* kw = ctx.NewVar("lambda", idx);
+  const Var* plv = ctx.NewVar("pl", idx);
+  const Var* nr2 = ctx.NewVar("NR", idx);
+  const IterArg* it = ctx.NewIterArg("it", idx, x2);
+  const Var* done = ctx.NewVar("done", idx);
+  const Expr* call = ctx.Make<Call>(nullptr, "g", std::vector<const Expr*>{x}, AttrList{},
+                                    AttrList{{"device", Attr::Of(x)}}, pair);
+  const Stmt* loop_body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{
+      ctx.Make<YieldStmt>(std::vector<const Expr*>{ctx.Make<BinaryExpr>(
+          BinaryOp::kMul, it, ctx.Int(2), idx)})});
+  const Stmt* loop = ctx.Make<WhileStmt>(
+      ctx.Make<BinaryExpr>(BinaryOp::kLt, it, ctx.Int(100), ctx.Scalar(DataType::kBool)),
+      std::vector<const IterArg*>{it}, loop_body, std::vector<const Var*>{done});
+  f->body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{
+      ctx.Make<AssignStmt>(t, call),
+      ctx.Make<AssignStmt>(x2, ctx.Make<TupleGetItem>(t, 1, idx)),
+      ctx.Make<AssignStmt>(kw, ctx.Make<UnaryExpr>(UnaryOp::kNeg, x2, idx)),
+      ctx.Make<AssignStmt>(plv, ctx.Make<BinaryExpr>(BinaryOp::kFloorMod, kw, ctx.Int(-3), idx)),
+      ctx.Make<AssignStmt>(nr2, ctx.Make<BinaryExpr>(BinaryOp::kMax, plv, nr, idx)),
+      loop,
+      ctx.Make<HierarchyScopeStmt>(ctx.Make<SeqStmt>(std::vector<const Stmt*>{}), Level::kChip,
+                                   Role::kOrchestrator),
+      ctx.Make<ReturnStmt>(std::vector<const Expr*>{})});
+  prog.functions = {f, g};
+
+  std::string once = PrintProgram(prog);
+  CHECK(once.find("        t: pl.Tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]] = self.g(x, "
+                  "device=x)\n        x_1: pl.Scalar[pl.INDEX] = t[1]\n        lambda_1: "
+                  "pl.Scalar[pl.INDEX] = -x_1\n        pl_1: pl.Scalar[pl.INDEX] = lambda_1 % -3\n"
+                  "        NR_1: pl.Scalar[pl.INDEX] = pl.max(pl_1, NR)\n") != std::string::npos);
+  CHECK(once.find("    def g(self, n: pl.Scalar[pl.INDEX]) -> tuple[pl.Scalar[pl.INDEX], "
+                  "pl.Scalar[pl.INDEX]]:\n        return n, n + NR\n") != std::string::npos);
+  DiagnosticEngine diag(&ctx.sources());
+  const Program* q = ParseProgram(ctx, once, "built.pir", diag);
+  INFO(diag.Render());
+  INFO(once);
+  REQUIRE(q);
+  CHECK(PrintProgram(*q) == once);
+  std::string why;
+  CHECK(StructuralEqual(prog, *q, &why));
+  INFO(why);
+}

@@ -9,8 +9,8 @@ import re
 import pytest
 
 import pypto
-from dsl_util import (HOST_BODY_LINE, KERNEL_BODY_LINE, KERNEL_PARAMS_LINE, body_text,
-                      host_source, import_module, kernel_source, write_module)
+from dsl_util import (HOST_BODY_LINE, KERNEL_BODY_LINE, body_text, host_source, import_module,
+                      kernel_source, write_module)
 
 ACCEPTED_KERNEL = [
     ("notify",
@@ -117,25 +117,30 @@ def test_host_op_accepted_and_printed(tmp_path, case):
     assert pypto.ir.python_print(again) == printed
 
 
-# (id, template, body, exception, rule regex, line(s) the error may point at: the call,
-# or the declaration of the offending argument)
+# (id, template, body, exception, rule regex, line(s) the error may point at)
 CALL = KERNEL_BODY_LINE
 REJECTED = [
     ("notify_plain_tensor_target", "k",
      "pld.system.notify(src, peer, [0, 0], 1, op=pld.NotifyOp.Set)", pypto.ParseError,
      r"pld\.system\.notify: argument 'target' must be a pld\.DistributedTensor",
-     {CALL, KERNEL_PARAMS_LINE}),
+     {CALL}),
     ("notify_missing_op", "k", "pld.system.notify(signal, peer, [0, 0], 1)", pypto.ParseError,
      r"pld\.system\.notify: .*'op'", {CALL}),
     ("wait_wrong_arity", "k", "pld.system.wait(signal, [0, 0])", pypto.ParseError,
      r"pld\.system\.wait: ", {CALL}),
     ("put_plain_tensor_dst", "k", "pld.tensor.put(src, peer, src)", pypto.ParseError,
      r"pld\.tensor\.put: argument 'dst' must be a pld\.DistributedTensor",
-     {CALL, KERNEL_PARAMS_LINE}),
+     {CALL}),
     ("all_to_all_v_aliased_counts", "k",
      "b = pld.tensor.all_to_all_v(src, dst, signal, counts, counts)", pypto.ParseError,
      r"pld\.tensor\.all_to_all_v: argument 'recv_counts' is the same value as 'send_counts'",
-     {CALL, KERNEL_PARAMS_LINE}),
+     {CALL}),
+    ("put_partial_region", "k", "pld.tensor.put(dst, peer, src, [0, 0])", pypto.ParseError,
+     r"pld\.tensor\.put: dst_offsets, src_offsets and shape must be given all together "
+     r"\(got 1 of the 3\)", {CALL}),
+    ("reduce_op_out_of_range", "k", "pld.tensor.allreduce(dst, signal, op=7)",
+     pypto.ParseError,
+     r"pld\.tensor\.allreduce: keyword 'op' value 7 is out of range for pld\.ReduceOp", {CALL}),
     ("world_size_in_kernel", "k", "x = pld.world_size()", pypto.VerifyError,
      r"pld\.system\.world_size: only allowed in the host orchestrator", {CALL}),
     ("unknown_op", "k", "pld.system.signal_all(signal)", pypto.ParseError,

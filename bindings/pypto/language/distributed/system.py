@@ -3,7 +3,6 @@ defer_wait). Documented stubs with upstream's signatures; compiled from source,
 never executed (calling one from Python raises DSLUsageError)."""
 
 from .._stub import dsl_op
-from ._enums import NotifyOp, WaitCmp  # noqa: F401  (named in the docs)
 
 
 @dsl_op("pld.system.world_size")

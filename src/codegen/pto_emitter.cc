@@ -75,6 +75,11 @@ bool EmitPto(Context& ctx, const Program& p, const PtoOptions& opts,
       modules.emplace_back(f->name, std::vector<const Function*>{f});
     }
   }
+  if (modules.empty() && diag.ErrorCount() == errors_before)
+    diag.Warning(p.span, fmt::format("program '{}' has no kernel functions (InCore/AIC/AIV) to "
+                                     "emit as PTO; outline kernel scopes first "
+                                     "(--pipeline=default)",
+                                     p.name));
   bool ok = diag.ErrorCount() == errors_before;
   for (const auto& [name, fns] : modules) {
     PtoWriter w;

@@ -3,9 +3,9 @@ package imports the way the README says (`import pypto.language.distributed as p
 
 import importlib
 import inspect
+import os
 import subprocess
 import sys
-import os
 
 import pytest
 

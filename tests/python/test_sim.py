@@ -108,3 +108,44 @@ def test_deadlock_report_names_the_users_line():
     assert (f"rank 0 (thread rank0) blocked in pld.system.wait in function 'kernel' at "
             f"{__file__}:{line}: signal 'signal' (window 's') cell [0, 0] expected >= 1 (Ge), "
             "actual 0") in msg
+
+
+@pl.program
+class HostAllReduce:
+    @pl.function(type=pl.FunctionType.InCore)
+    def stage(self, x: pl.Tensor[[4, 8], pl.FP32],
+              data: pl.InOut[pld.DistributedTensor[[4, 8], pl.FP32]]):
+        pl.store(pl.load(x, [0, 0], [4, 8]), [0, 0], data)
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def unstage(self, data: pld.DistributedTensor[[4, 8], pl.FP32],
+                y: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+        pl.store(pl.load(data, [0, 0], [4, 8]), [0, 0], y)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip_in(self, x: pl.Tensor[[4, 8], pl.FP32],
+                data: pl.InOut[pld.DistributedTensor[[4, 8], pl.FP32]]):
+        self.stage(x, data)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip_out(self, data: pld.DistributedTensor[[4, 8], pl.FP32],
+                 y: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+        self.unstage(data, y)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[NR, 4, 8], pl.FP32],
+                  y: pl.Out[pl.Tensor[[NR, 4, 8], pl.FP32]]):
+        buf = pld.alloc_window_buffer(4 * 8 * 4)
+        data = pld.window(buf, [4, 8], dtype=pl.FP32)
+        for r in pl.range(pld.world_size()):
+            self.chip_in(x[r], data, device=r)
+        red = pld.tensor.allreduce(data, op=pld.ReduceOp.Max)
+        for r in pl.range(pld.world_size()):
+            self.chip_out(red, y[r], device=r)
+
+
+@pytest.mark.parametrize("schedule", ["parallel", "random:2"])
+def test_host_allreduce_without_signal(schedule):
+    x = np.random.RandomState(0).randint(0, 9, (3, 4, 8)).astype(np.float32)
+    out = pypto.sim.run(HostAllReduce, ranks=3, inputs={"x": x}, schedule=schedule)
+    np.testing.assert_array_equal(out["y"], np.broadcast_to(x.max(axis=0), x.shape))

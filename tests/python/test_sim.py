@@ -149,3 +149,32 @@ def test_host_allreduce_without_signal(schedule):
     x = np.random.RandomState(0).randint(0, 9, (3, 4, 8)).astype(np.float32)
     out = pypto.sim.run(HostAllReduce, ranks=3, inputs={"x": x}, schedule=schedule)
     np.testing.assert_array_equal(out["y"], np.broadcast_to(x.max(axis=0), x.shape))
+
+
+@pl.program
+class DoubleBF16:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[4, 16], pl.BF16], y: pl.Out[pl.Tensor[[4, 16], pl.BF16]]):
+        t = pl.load(x, [0, 0], [4, 16])
+        pl.store(pl.add(t, t), [0, 0], y)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, x: pl.Tensor[[4, 16], pl.BF16], y: pl.Out[pl.Tensor[[4, 16], pl.BF16]]):
+        self.k(x, y)
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[NR, 4, 16], pl.BF16],
+                  y: pl.Out[pl.Tensor[[NR, 4, 16], pl.BF16]]):
+        for r in pl.range(pld.world_size()):
+            self.chip(x[r], y[r], device=r)
+
+
+def test_bf16_through_float_arrays():
+    x = (np.arange(2 * 4 * 16) * 0.5).astype(np.float32).reshape(2, 4, 16)
+    out = pypto.sim.run(DoubleBF16, ranks=2, inputs={"x": x})
+    assert out["y"].dtype == np.float32
+    np.testing.assert_array_equal(out["y"], 2 * x)
+    # 1 + 2**-9 is not representable in BF16: it rounds to nearest even (1.0).
+    x2 = np.full((2, 4, 16), 1 + 2 ** -9, dtype=np.float32)
+    np.testing.assert_array_equal(pypto.sim.run(DoubleBF16, ranks=2, inputs={"x": x2})["y"],
+                                  np.full((2, 4, 16), 2.0, dtype=np.float32))

@@ -6,11 +6,42 @@ world-shaped ``[P, ...]``). The program may be at any pipeline stage: before
 lowering, collectives run as whole operations; after, as notify/wait/remote ops.
 Failures (deadlock, race, out-of-bounds peer access, bad inputs) raise
 ``pypto.SimError`` whose message is the executor's report and whose ``exit_code``
-is pypto-run's (1 user error, 2 usage error, 3 deadlock or race).
+is pypto-run's (1 user error, 2 usage error, 3 deadlock or race). numpy has no
+bfloat16: BF16 tensors are given as float arrays (rounded here) and returned as
+float32.
 """
+
+import re
 
 from .. import _core
 from ..language._frontend import remap_error
+
+_BF16_PARAM = re.compile(r"pl\.BF16\]+$")
+
+
+def _entry(program, entry):
+    fns = program.functions
+    if entry:
+        return next((f for f in fns if f["name"] == entry), None)
+    host = [f for f in fns if f["is_host_orchestrator"]]
+    return host[0] if host else (fns[0] if len(fns) == 1 else None)
+
+
+def _to_bf16_bits(a):
+    """float array -> uint16 BF16 bit patterns (round to nearest even)."""
+    import numpy as np
+    f = np.ascontiguousarray(a, dtype=np.float32)
+    u = f.view(np.uint32).astype(np.uint64)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    nan = np.isnan(f)
+    out = rounded.astype(np.uint16)
+    out[nan] = 0x7FC0
+    return out
+
+
+def _from_bf16_bits(a):
+    import numpy as np
+    return (np.asarray(a, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
 class RunResult(dict):
@@ -29,18 +60,29 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
     schedule: "parallel" (OS threads) or "random:SEED" (one logical thread at a time,
     seeded, replayable). detect_races / check_signals / poison_nan enable the
     executor's detectors; trace_path writes a Chrome trace; inputs_random fills
-    missing inputs from inputs_seed."""
+    missing inputs from inputs_seed. BF16 parameters take float arrays (rounded to
+    BF16) or uint16 bit patterns, and BF16 outputs come back as float32."""
+    inputs = dict(inputs or {})
+    fn = _entry(program, entry)
+    bf16 = {p["name"] for p in (fn["params"] if fn else []) if _BF16_PARAM.search(p["type"])}
+    for name in bf16 & set(inputs):
+        a = inputs[name]
+        if getattr(a, "dtype", None) is None or a.dtype.kind == "f":
+            inputs[name] = _to_bf16_bits(a)
     try:
         outputs, report = _core.run_program(
-            program, ranks=ranks, inputs=dict(inputs or {}), schedule=schedule, entry=entry,
+            program, ranks=ranks, inputs=inputs, schedule=schedule, entry=entry,
             deadline_s=deadline_s, check_signals=check_signals, detect_races=detect_races,
             poison_nan=poison_nan, trace_path=trace_path, stats=stats,
-            inputs_random=inputs_random, inputs_seed=inputs_seed)
+            inputs_random=inputs_random, inputs_seed=inputs_seed,
+            bf16_inputs={n: True for n in bf16 & set(inputs)})
     except _core.PyptoError as e:
         new = remap_error(e, getattr(program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):
             new.exit_code = e.exit_code
         raise new from None
+    for name in bf16 & set(outputs):
+        outputs[name] = _from_bf16_bits(outputs[name])
     result = RunResult(outputs)
     result.report = report
     return result

@@ -22,13 +22,13 @@ using namespace pypto;
 namespace {
 
 // One kernel body of `ops` distributed ops (put / notify / wait / remote_store
-// in rotation) plus a tile accumulation every 4 ops.
+// in rotation; 1x8 tiles so the unshared staging tiles of 10^4 ops fit in UB).
 std::string Kernel(const std::string& name, int ops) {
   std::string s = fmt::format(
       "    @pl.function(type=pl.FunctionType.InCore)\n"
-      "    def {}(self, src: pl.Tensor[[16, 64], pl.FP32], dst: pl.InOut[pld.DistributedTensor[[16, 64], pl.FP32]], "
+      "    def {}(self, src: pl.Tensor[[1, 8], pl.FP32], dst: pl.InOut[pld.DistributedTensor[[1, 8], pl.FP32]], "
       "signal: pld.DistributedTensor[[NR, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):\n"
-      "        acc = pl.tile.load(src, [0, 0], [16, 64], target_memory=pl.Mem.Vec)\n",
+      "        acc = pl.tile.load(src, [0, 0], [1, 8], target_memory=pl.Mem.Vec)\n",
       name);
   for (int i = 0; i < ops; ++i) {
     switch (i % 4) {
@@ -36,8 +36,7 @@ std::string Kernel(const std::string& name, int ops) {
       case 1: s += "        pld.system.notify(signal, peer, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)\n"; break;
       case 2: s += "        pld.system.wait(signal, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)\n"; break;
       case 3:
-        s += "        pld.tensor.remote_store(src, dst, peer, [0, 0])\n";
-        s += "        acc = pl.tile.add(acc, acc)\n";
+        s += "        pld.tile.remote_store(acc, dst, peer, [0, 0])\n";
         break;
     }
   }
@@ -51,15 +50,15 @@ std::string Program(int kernels, int ops_per_kernel) {
       "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Bench:\n";
   for (int k = 0; k < kernels; ++k) s += Kernel(fmt::format("kernel_{}", k), ops_per_kernel);
   s += "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP)\n"
-       "    def chip(self, x: pl.Tensor[[16, 64], pl.FP32], data: pld.DistributedTensor[[16, 64], pl.FP32], "
+       "    def chip(self, x: pl.Tensor[[1, 8], pl.FP32], data: pld.DistributedTensor[[1, 8], pl.FP32], "
        "sig: pld.DistributedTensor[[NR, 1], pl.INT32]):\n"
        "        peer = pl.const(1, pl.INT32)\n";
   for (int k = 0; k < kernels; ++k) s += fmt::format("        self.kernel_{}(x, data, sig, peer)\n", k);
   s += "        return\n\n"
        "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
-       "    def host_orch(self, x: pl.Tensor[[NR, 16, 64], pl.FP32]):\n"
+       "    def host_orch(self, x: pl.Tensor[[NR, 1, 8], pl.FP32]):\n"
        "        buf = pld.tensor.alloc_window_buffer(4096)\n"
-       "        data = pld.tensor.window(buf, [16, 64], dtype=pl.FP32)\n"
+       "        data = pld.tensor.window(buf, [1, 8], dtype=pl.FP32)\n"
        "        sbuf = pld.tensor.alloc_window_buffer(64)\n"
        "        sig = pld.tensor.window(sbuf, [NR, 1], dtype=pl.INT32)\n"
        "        for r in pl.range(pld.system.world_size()):\n"
@@ -125,6 +124,7 @@ void Compare(const char* what, int k1, int o1, int k2, int o2) {
 }  // namespace
 
 int main() {
+  Measure(4, 100);  // warm-up: first-touch allocation and registry set-up
   Compare("one kernel", 1, 2500, 1, 10000);
   Compare("many kernels", 25, 100, 100, 100);
   return 0;

@@ -224,3 +224,32 @@ def test_source_unavailable_is_a_clear_error():
     ns = {"pl": pl}
     with pytest.raises(TypeError, match=r"@pl.program: cannot read the source of 'X'"):
         exec("@pl.program\nclass X:\n    pass\n", ns)
+
+
+def test_jit_functions_nested_in_a_function():
+    @pl.jit.incore
+    def k2(a: pl.Tensor[[8, COLS], pl.FP32], out: pl.Out[pl.Tensor[[8, COLS], pl.FP32]]):
+        pl.store(pl.load(a, [0, 0], [8, COLS]), [0, 0], out)
+
+    @pl.jit
+    def c2(a: pl.Tensor[[8, COLS], pl.FP32], out: pl.Out[pl.Tensor[[8, COLS], pl.FP32]]):
+        k2(a, out)
+
+    prog = c2.program
+    assert prog.function_names == ["k2", "c2"]
+    assert "def k2(self, a: pl.Tensor[[8, 64], pl.FP32], out: pl.Out[pl.Tensor[[8, 64], pl.FP32]]):" \
+        in ir.python_print(prog)
+
+
+def test_jit_error_names_user_line():
+    @pl.jit.incore
+    def bad(a: pl.Tensor[[8, 8], pl.FP32]):
+        pld.system.notify(a, 0, [0, 0], 1, op=pld.NotifyOp.Set)  # MARK-jit-notify
+
+    with pytest.raises(pypto.ParseError) as info:
+        bad.program
+    file, line, col, rule = _first_error(info.value)
+    assert (file, line) == (__file__, _line_of("MARK-jit-notify"))
+    src_line = open(__file__).read().split("\n")[line - 1]
+    assert col == src_line.index("pld.system.notify") + 1
+    assert rule.startswith("pld.system.notify: argument 'target' must be a pld.DistributedTensor")

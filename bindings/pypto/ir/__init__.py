@@ -85,6 +85,17 @@ def run_passes(program, pipeline="default", **options):
     return _inherit(program, out)
 
 
+def pipeline_names():
+    """Names of the named pipelines (``"default"``, ...)."""
+    return _core.pipeline_names()
+
+
+def pass_names(implemented_only=False):
+    """Every known pass in default-pipeline order (only implemented ones when asked);
+    named pipelines skip unimplemented passes with a warning in ``pass_log``."""
+    return _core.pass_names(implemented_only)
+
+
 def compile(program, pipeline="default", **options):
     """Alias of :func:`run_passes` (upstream's ``ir.compile`` entry point name)."""
     return run_passes(program, pipeline, **options)
@@ -98,4 +109,5 @@ def emit_pto(program, target_arch="", emit_source_loc=False):
 
 __all__ = ["Program", "parse", "parse_file", "python_print", "verify", "structural_equal",
            "structural_diff", "assert_structural_equal", "structural_hash", "run_passes",
+           "pipeline_names", "pass_names",
            "compile", "emit_pto"]

@@ -68,17 +68,17 @@ def main(ranks=4, verbose=True):
         results["pto"] = ir.emit_pto(lowered)
         if verbose:
             for name, text in results["pto"].items():
-                print(f"// ---- PTO MLIR: {name}.pto ----")
+                print("// ---- PTO MLIR: %s.pto ----" % name)
                 print(text)
         low = pypto.sim.run(lowered, ranks=ranks, inputs={"x": x}, schedule="random:3",
                             check_signals=True)
         np.testing.assert_array_equal(low["y"], expected)
         results["y_lowered"] = low["y"]
     except pypto.PyptoError as e:  # a stage not finished yet reports it clearly
-        print(f"lowering/emission/lowered run not available: {e}", file=sys.stderr)
+        print("lowering/emission/lowered run not available: %s" % e, file=sys.stderr)
         results["lowered_error"] = str(e)
     if verbose:
-        print(f"allreduce on {ranks} simulated ranks: OK")
+        print("allreduce on %d simulated ranks: OK" % ranks)
     return results
 
 

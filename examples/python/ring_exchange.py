@@ -67,17 +67,17 @@ def main(ranks=4, verbose=True):
         results["pto"] = ir.emit_pto(lowered)
         if verbose:
             for name, text in results["pto"].items():
-                print(f"// ---- PTO MLIR: {name}.pto ----")
+                print("// ---- PTO MLIR: %s.pto ----" % name)
                 print(text)
     except pypto.PyptoError as e:  # a stage not finished yet reports it clearly
-        print(f"lowering/emission not available: {e}", file=sys.stderr)
+        print("lowering/emission not available: %s" % e, file=sys.stderr)
         results["pto_error"] = str(e)
     x = np.arange(ranks * 16 * 64, dtype=np.float32).reshape(ranks, 16, 64)
     out = pypto.sim.run(prog, ranks=ranks, inputs={"x": x}, schedule="random:7")
     expected = np.roll(x, 1, axis=0)  # y[r] = x[r - 1]
     np.testing.assert_array_equal(out["y"], expected)
     if verbose:
-        print(f"ring exchange on {ranks} simulated ranks: OK")
+        print("ring exchange on %d simulated ranks: OK" % ranks)
     results["y"] = out["y"]
     return results
 

@@ -191,3 +191,34 @@ TEST_CASE("binding errors: missing input, wrong dtype, unknown entry") {
   Execute(r3, kMisc, {}, o);
   CHECK(r3.result.exit_code == 2);
 }
+
+TEST_CASE("split_aiv: each sub-block is its own logical thread with its aiv_id") {
+  const char* prog = R"PIR(# pypto.program: S
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class S:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+        for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+            t: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [aiv_id * 2, 0], [2, 8])
+            u: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+            o = pl.tile.store(u, [aiv_id * 2, 0], out)
+        return
+)PIR";
+  std::vector<double> x(64);
+  for (int i = 0; i < 64; ++i) x[i] = i;
+  for (int mode = 0; mode < 2; ++mode) {
+    Run r;
+    auto o = mode == 0 ? Opts(2) : RandomOpts(2, 8);
+    o.entry = "k";
+    o.detect_races = true;
+    Execute(r, prog, {{"x", Make(DataType::kFP32, {2, 4, 8}, x)}}, o);
+    INFO(r.result.report);
+    REQUIRE(r.result.exit_code == 0);
+    auto y = Values(r.result.outputs.at("out"));
+    for (int i = 0; i < 64; ++i) REQUIRE(y[i] == 2 * x[i]);
+  }
+}

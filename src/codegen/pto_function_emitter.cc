@@ -9,6 +9,7 @@
 #include "pypto/codegen/pto_function_emitter.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ir/visitor.h"
 
 namespace pypto::codegen {
 
@@ -126,9 +127,26 @@ bool PtoFunctionEmitter::EmitSignature(std::string* header) {
   return !failed_;
 }
 
+namespace {
+// Variables whose tile is resized by tile.set_validshape (looking through plain
+// variable copies is not needed: the op's first argument names the buffer).
+class ResizedTiles : public IRVisitor {
+ public:
+  std::set<const Var*>* out;
+  void Visit_Call(const Call* c) override {
+    if (c->op && NormalizeOpName(c->op->name) == "tile.set_validshape" && !c->args.empty())
+      if (const Var* v = AsVarLike(c->args[0])) out->insert(v);
+    IRVisitor::Visit_Call(c);
+  }
+};
+}  // namespace
+
 bool PtoFunctionEmitter::Emit(PtoWriter& out) {
   std::string header;
   if (!EmitSignature(&header)) return false;
+  ResizedTiles rt;
+  rt.out = &resized_tiles_;
+  rt.VisitStmt(fn_.body);
   cur_ = &views_;
   for (auto& t : tensors_)
     if (!EmitTensorView(*t)) return false;

@@ -229,7 +229,8 @@ static std::optional<std::pair<int64_t, int64_t>> StaticRowsCols(
   return std::make_pair(rows, *c);
 }
 
-std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Span at) {
+std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Span at,
+                                                           bool dynamic_valid) {
   auto rc = StaticRowsCols(t->shape);
   if (!rc) {
     Error(at, fmt::format("tile of shape {} has a dynamic physical shape; the PTO backend "
@@ -257,6 +258,7 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
       vr = rows_static ? std::to_string(rows) : "?";
     }
   }
+  if (dynamic_valid) vr = vc = "?";
   MemorySpace m = t->memory_space.value_or(MemorySpace::kVec);
   return fmt::format(
       "!pto.tile_buf<loc={}, dtype={}, rows={}, cols={}, v_row={}, v_col={}, blayout={}, "
@@ -275,7 +277,8 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
     Error(call->span, fmt::format("{}: expected a tile result", OpName(call)));
     return nullptr;
   }
-  auto type = TileBufType(tt, call->span);
+  bool resized = v && resized_tiles_.count(v);
+  auto type = TileBufType(tt, call->span, resized);
   if (!type) return nullptr;
   auto rc = StaticRowsCols(tt->shape);
   MemorySpace m = tt->memory_space.value_or(MemorySpace::kVec);
@@ -315,6 +318,15 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
       if (c.empty()) return nullptr;
       valid_ops += " valid_col = " + c;
     }
+  }
+  if (resized && !dynamic) {
+    // Starts with its static valid extent; tile.set_validshape changes it later.
+    std::vector<const Expr*> vs =
+        tt->view && !tt->view->valid_shape.empty() ? tt->view->valid_shape : tt->shape;
+    auto vrc = StaticRowsCols(vs);
+    if (vrc)
+      valid_ops = fmt::format(" valid_row = {} valid_col = {}", ConstIndex(vrc->first),
+                              ConstIndex(vrc->second));
   }
   PtoWriter* saved = cur_;
   if (!dynamic) cur_ = &allocs_;

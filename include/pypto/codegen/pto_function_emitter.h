@@ -139,7 +139,9 @@ class PtoFunctionEmitter {
   // Tiles. TileBufType is the `!pto.tile_buf<...>` spelling; AllocTile allocates
   // the result tile of `v` (in the prologue when its valid shape is static, at the
   // definition otherwise) and binds `v` to it.
-  std::optional<std::string> TileBufType(const ir::TileType* t, Span at);
+  // `dynamic_valid` spells v_row=?/v_col=? (tiles whose valid shape is set at run time).
+  std::optional<std::string> TileBufType(const ir::TileType* t, Span at,
+                                         bool dynamic_valid = false);
   const PtoBinding* AllocTile(const ir::Var* v, const ir::Call* call);
 
   void Bind(const ir::Var* v, PtoBinding b) { bindings_[v] = std::move(b); }
@@ -202,6 +204,8 @@ class PtoFunctionEmitter {
   std::string deferred_args_;
   std::vector<std::string> sig_args_;
   std::vector<Frame> frames_;
+  // Tiles later resized by tile.set_validshape: allocated with dynamic valid dims.
+  std::set<const ir::Var*> resized_tiles_;
 };
 
 // ---- op table -----------------------------------------------------------------

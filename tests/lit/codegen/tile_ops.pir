@@ -26,6 +26,12 @@
 # CHECK-NEXT:     %y_pview = pto.partition_view %y_view, offsets = [%c0_index, %c0_index], sizes = [%c16_index, %c64_index]
 # CHECK-NEXT:     pto.tstore ins(%[[R]]#0 : {{.*}}) outs(%y_pview : !pto.partition_tensor_view<16x64xf32>) {atomicType = #pto<atomic_type atomic_add>}
 # CHECK-NEXT:     return
+# A tile created and then resized at run time is allocated with dynamic valid
+# dims (v_row=?, v_col=?) starting at its full extent.
+# CHECK-LABEL: func.func @resize(%arg0: !pto.ptr<f32>, %arg1: index)
+# CHECK:          %t = pto.alloc_tile addr = %c0_i64 valid_row = %c16_index valid_col = %c64_index : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+# CHECK:          pto.set_validshape %t, %c1_index, %arg1 : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+# CHECK-NEXT:     pto.tfillpad ins(%t : {{.*}}v_row=?, v_col=?{{.*}}) outs(%t :
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -47,4 +53,11 @@ class TileOps:
         v = pl.tile.set_validshape(acc_out, 8, 32)
         w = pl.tile.fillpad_inplace(v, pad_value=pl.PadValue.zero)
         pl.tile.store(w, [0, 0], y, atomic=pld.AtomicType.Add)
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def resize(self, y: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):
+        t = pl.tile.create([16, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        u = pl.tile.set_validshape(t, 1, n)
+        w = pl.tile.fillpad_inplace(u, pad_value=pl.PadValue.zero)
         return

@@ -18,6 +18,8 @@
 // (built by MakeSubscriptSlice in op_utils).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"
@@ -201,6 +203,16 @@ const Type* DeduceSlice(DeduceContext& dc) {
     }
     if (dd->elements.size() == r)
       return dc.ErrorAt(4, "would drop every dimension; use pl.tensor.read for one element");
+  }
+  // Narrow to what the input's valid region supplies at `offset`, where provable.
+  Shape in_valid = ValidShapeOf(in);
+  if (!SameShape(in_valid, in->shape)) {
+    if (valid.empty()) valid = shape->elements;
+    for (size_t k = 0; k < r; ++k) {
+      auto v = StaticInt(valid[k]), pv = StaticInt(in_valid[k]), o = StaticInt(off->elements[k]);
+      if (v && pv && o && std::max<int64_t>(0, *pv - *o) < *v)
+        valid[k] = dc.ctx.Int(std::max<int64_t>(0, *pv - *o));
+    }
   }
   // Strides of the parent: its recorded view strides, or packed ones.
   Shape parent_stride = in->view && !in->view->stride.empty() ? in->view->stride

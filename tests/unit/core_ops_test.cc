@@ -244,6 +244,23 @@ TEST_CASE("tensor.slice", "[ops][tensor]") {
   REQUIRE(c);
   CHECK(TypeStr(c->type) == "pld.DistributedTensor[[8], pl.FP32]");
   CHECK(TensorOf(c)->view->pad == PadValue::kZero);
+  // The input's valid region narrows the slice's where provable.
+  TensorView pv;
+  pv.valid_shape = f.Sh({10, 64});
+  const Expr* part = f.ctx.NewVar("p", MakeTensorType(f.ctx, f.Sh({16, 64}), DataType::kFP32, pv));
+  c = f.Op("tensor.slice", {part, f.Idx({1, 64}), f.Idx({12, 0})});
+  REQUIRE(c);
+  CHECK(Valid(c->type) == "[0, 64]");
+  // A dropped dim carries no valid extent.
+  c = f.Op("tensor.slice", {part, f.Idx({1, 64}), f.Idx({12, 0}), f.Tup({}), f.Idx({0})});
+  REQUIRE(c);
+  CHECK(Valid(c->type) == "[64]");
+  c = f.Op("tensor.slice", {part, f.Idx({8, 64}), f.Idx({4, 0}), f.Idx({8, 32})});
+  REQUIRE(c);
+  CHECK(Valid(c->type) == "[6, 32]");
+  c = f.Op("tensor.slice", {part, f.Idx({8, 64}), f.Idx({0, 0})});
+  REQUIRE(c);
+  CHECK_FALSE(TensorOf(c)->view.has_value());  // fully inside the valid rows: packed, full
 
   CHECK(!f.Op("tensor.slice", {t, f.Idx({8, 32}), f.Idx({12, 0})}));
   CHECK(f.Err() == "tensor.slice: argument 'offset' region exceeds 'input' in dim 0: offset 12 + "

@@ -253,3 +253,29 @@ def test_jit_error_names_user_line():
     src_line = open(__file__).read().split("\n")[line - 1]
     assert col == src_line.index("pld.system.notify") + 1
     assert rule.startswith("pld.system.notify: argument 'target' must be a pld.DistributedTensor")
+
+
+def _make_ring_kernel(nr):
+    @pl.jit.incore
+    def ring_k(signal: pl.InOut[pld.DistributedTensor[[2 * (nr - 1), nr], pl.INT32]]):
+        pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+    return ring_k
+
+
+def _make_ring_program(nr):
+    @pl.program
+    class Ring:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, signal: pl.InOut[pld.DistributedTensor[[2 * (nr - 1), nr], pl.INT32]]):
+            pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+    return Ring
+
+
+def test_factories_bind_compile_time_rank_counts():
+    # Ring collectives need a constant NR, so upstream builds programs in factory
+    # functions: the factory's locals are constants of the program (also after the
+    # factory returned, for jit functions compiled lazily).
+    k4 = _make_ring_kernel(4)
+    assert "signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]" in ir.python_print(k4.program)
+    assert "signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32]]" in \
+        ir.python_print(_make_ring_program(3))

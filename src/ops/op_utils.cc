@@ -83,8 +83,7 @@ std::optional<int64_t> StaticNumel(const Shape& s) {
   int64_t n = 1;
   for (const Expr* d : s) {
     auto v = StaticInt(d);
-    if (!v) return std::nullopt;
-    n *= *v;
+    if (!v || __builtin_mul_overflow(n, *v, &n)) return std::nullopt;  // overflow: not static
   }
   return n;
 }
@@ -409,7 +408,8 @@ bool ExpectRegionInBounds(DeduceContext& dc, int i, const Shape& offsets, const 
       return false;
     }
     auto e = StaticInt(extents[k]), d = StaticInt(dims[k]);
-    if (o && e && d && *o + *e > *d) {
+    int64_t end = 0;
+    if (o && e && d && (__builtin_add_overflow(*o, *e, &end) || end > *d)) {
       dc.ErrorAt(i, fmt::format("region exceeds {} in dim {}: offset {} + extent {} > {}", what, k,
                                 *o, *e, *d));
       return false;
@@ -428,8 +428,9 @@ Shape PackedStrides(Context& ctx, const Shape& shape) {
       stride = dim;
     } else {
       auto a = StaticInt(stride), b = StaticInt(dim);
-      if (a && b)
-        stride = ctx.Int(*a * *b);
+      int64_t prod = 0;
+      if (a && b && !__builtin_mul_overflow(*a, *b, &prod))
+        stride = ctx.Int(prod);
       else
         stride = ctx.Make<BinaryExpr>(BinaryOp::kMul, dim, stride, ctx.Scalar(DataType::kIndex));
     }

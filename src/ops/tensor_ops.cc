@@ -210,8 +210,10 @@ const Type* DeduceSlice(DeduceContext& dc) {
     if (valid.empty()) valid = shape->elements;
     for (size_t k = 0; k < r; ++k) {
       auto v = StaticInt(valid[k]), pv = StaticInt(in_valid[k]), o = StaticInt(off->elements[k]);
-      if (v && pv && o && std::max<int64_t>(0, *pv - *o) < *v)
-        valid[k] = dc.ctx.Int(std::max<int64_t>(0, *pv - *o));
+      int64_t avail = 0;
+      if (!v || !pv || !o || __builtin_sub_overflow(*pv, *o, &avail)) continue;
+      avail = std::max<int64_t>(0, avail);
+      if (avail < *v) valid[k] = dc.ctx.Int(avail);
     }
   }
   // Strides of the parent: its recorded view strides, or packed ones.

@@ -76,8 +76,9 @@ const Type* DeduceLoad(DeduceContext& dc) {
   Shape src_valid = ValidShapeOf(in);
   for (size_t k = 0; k < r; ++k) {
     auto v = StaticInt(valid[k]), tv = StaticInt(src_valid[k]), o = StaticInt(off->elements[k]);
-    if (v && tv && o) {
-      int64_t avail = std::max<int64_t>(0, *tv - *o);
+    int64_t avail = 0;
+    if (v && tv && o && !__builtin_sub_overflow(*tv, *o, &avail)) {
+      avail = std::max<int64_t>(0, avail);
       if (avail < *v) valid[k] = dc.ctx.Int(avail);
     }
   }

@@ -679,3 +679,15 @@ TEST_CASE("op_utils: affinity classification", "[ops][utils]") {
   CHECK(ClassifyCallAffinity(f.Op("tensor.read", {t, f.Idx({0, 0})})) == CoreAffinity::kShared);
   CHECK(ClassifyCallAffinity(f.Op("system.fence", {})) == CoreAffinity::kShared);
 }
+
+TEST_CASE("hostile sizes do not overflow", "[ops][utils]") {
+  Fx f;
+  const int64_t big = int64_t{1} << 62;
+  CHECK_FALSE(StaticNumel(f.Sh({big, 8})).has_value());
+  const Expr* t = f.Tensor(f.Sh({big, 4}));
+  CHECK(!f.Op("tile.load", {t, f.Idx({big, 0}), f.Idx({big, 4})}));
+  CHECK(f.Err() == "tile.load: argument 'offsets' region exceeds 'tensor' in dim 0: offset "
+                   "4611686018427387904 + extent 4611686018427387904 > 4611686018427387904");
+  // A view over a huge tensor cannot prove the element count differs: accepted.
+  CHECK(f.Op("tensor.view", {f.Tensor(f.Sh({big, big})), f.Idx({4})}));
+}

@@ -29,10 +29,25 @@ static std::string Program(int iters) {
          "        return\n";
 }
 
-static double RunOnce(int P, int iters) {
+// A ring of notify/wait hops: each iteration every rank notifies its right
+// neighbour and waits for its left one (a monotonic epoch counter).
+static std::string HopProgram(int iters) {
+  return "# pypto.program: Hop\nimport pypto.language as pl\nimport pypto.language.distributed as pld\n\n"
+         "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Hop:\n"
+         "    @pl.function(type=pl.FunctionType.InCore)\n"
+         "    def k(self, sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
+         "        ctx = pld.get_comm_ctx(sig)\n        me = pld.rank(ctx)\n        n = pld.nranks(ctx)\n"
+         "        for i in pl.range(" + std::to_string(iters) + "):\n"
+         "            pld.system.notify(sig, (me + 1) % n, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)\n"
+         "            pld.system.wait(sig, [0, 0], i + 1, cmp=pld.WaitCmp.Ge)\n"
+         "        return\n";
+}
+
+static double RunOnce(int P, int iters, bool hop = false) {
   pypto::ir::Context ctx;
   pypto::DiagnosticEngine diag(&ctx.sources());
-  const pypto::ir::Program* p = pypto::ir::ParseProgram(ctx, Program(iters), "bench.pir", diag);
+  const pypto::ir::Program* p =
+      pypto::ir::ParseProgram(ctx, hop ? HopProgram(iters) : Program(iters), "bench.pir", diag);
   if (!p) {
     std::fprintf(stderr, "%s", diag.Render().c_str());
     std::exit(1);
@@ -75,6 +90,16 @@ int main() {
         "allreduce FP32 2^24 P=%d (parallel): %.2f ms per call, algBW %.2f GB/s, busBW %.2f GB/s, "
         "algBW / memcpy = %.2f\n",
         P, per * 1e3, alg_gbs, alg_gbs * 2.0 * (P - 1) / P, alg_gbs / copy_gbs);
+  }
+  const int H = 2000;
+  for (int P : {2, 8}) {
+    double base = 1e9, full = 1e9;
+    for (int rep = 0; rep < 3; ++rep) {
+      base = std::min(base, RunOnce(P, 0, true));
+      full = std::min(full, RunOnce(P, H, true));
+    }
+    std::printf("notify/wait ring hop, P=%d ranks on this machine (parallel): %.2f us per round\n", P,
+                (full - base) / H * 1e6);
   }
   return 0;
 }

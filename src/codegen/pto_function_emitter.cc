@@ -293,6 +293,11 @@ void PtoFunctionEmitter::EmitCall(const Call* c, const Var* result) {
     if (IsPtoUnsupported(c->op->name, &hint) && !hint.empty()) diag_.AddNote(c->span, hint);
     return;
   }
+  if (c->args.size() < c->op->min_args || c->args.size() > c->op->args.size()) {
+    Error(c->span, fmt::format("{}: expected {} to {} arguments, got {}", c->op->name,
+                               c->op->min_args, c->op->args.size(), c->args.size()));
+    return;
+  }
   Span saved = cur_span_;
   if (c->span.IsKnown()) cur_span_ = c->span;
   if (!it->second(*this, c, result)) failed_ = true;

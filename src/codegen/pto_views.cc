@@ -51,7 +51,8 @@ const PtoBinding* PtoFunctionEmitter::TileArg(const Call* call, int arg) {
     return nullptr;
   }
   const PtoBinding* b = Lookup(call->args[arg]);
-  if (b && b->kind == PtoBinding::Kind::kTile) return b;
+  // Callers may Cast<TileType> the argument's type once this succeeds.
+  if (b && b->kind == PtoBinding::Kind::kTile && Isa<TileType>(call->args[arg]->type)) return b;
   Error(ArgSpan(call, arg), fmt::format("{}: argument '{}' must be a tile defined in this kernel",
                                         OpName(call), ArgName(call, arg)));
   return nullptr;

@@ -89,7 +89,11 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
     }
     case EK::kFloat: v.k = ConstVal::K::kFloat; v.f = e->fval; return v;
     case EK::kBool: v.k = ConstVal::K::kBool; v.b = e->bval; return v;
-    case EK::kString: v.k = ConstVal::K::kStr; v.s = e->str; return v;
+    case EK::kString:
+      if (e->fstring) return fail("f-strings are not supported in IR text; use a plain string");
+      v.k = ConstVal::K::kStr;
+      v.s = e->str;
+      return v;
     case EK::kList:
     case EK::kTuple: {
       v.k = ConstVal::K::kList;

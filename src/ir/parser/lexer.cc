@@ -254,11 +254,11 @@ class Lexer {
         else if (l != 'b' && l != 'u') valid = false;
       }
       if (valid) {
-        if (fmt_string) {
-          Error(SpanAt(start, id.size()), "f-strings are not supported in IR text; use a plain "
-                                          "string literal");
-        }
-        String(start, pos_, raw);
+        // f-strings lex as raw strings so harness code in .py files does not stop
+        // the parse; using one in the program is an error at lowering.
+        size_t before = out_->size();
+        String(start, pos_, raw || fmt_string);
+        if (out_->size() > before) out_->back().fstring = fmt_string;
         return;
       }
     }

@@ -29,6 +29,7 @@ struct Token {
   std::string str;        // kString: decoded value
   uint64_t ival = 0;      // kInt
   bool int_overflow = false;
+  bool fstring = false;   // kString written f"..." (kept verbatim, rejected if used)
   double fval = 0;        // kFloat
   Span span;
 

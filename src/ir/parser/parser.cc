@@ -63,7 +63,11 @@ const Program* Lowerer::Run(const std::vector<PyStmt*>& module, const std::strin
         }
       }
     } else if (s->kind == SK::kDef) {
-      if (!s->decorators.empty()) AddFunction(s, false);
+      // Only pl.* decorators make a program function; others are harness code.
+      bool dsl = false;
+      for (const PyExpr* d : s->decorators)
+        dsl |= DottedName(d->kind == EK::kCall ? d->a : d).rfind("pl.", 0) == 0;
+      if (dsl) AddFunction(s, false);
     } else if (s->kind == SK::kAssign && s->target && s->target->kind == EK::kName) {
       const PyExpr* v = s->value;
       const std::string& n = s->target->str;

@@ -4,6 +4,8 @@
 // iter-args and the scopes live in control_flow.cc.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "lower.h"
 #include "pypto/ir/printer.h"
 #include "text_names.h"
@@ -248,7 +250,11 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
   // Pre-SSA re-assignment: the same name with the same type is the same Var.
   const Var* var = nullptr;
   auto it = scope_.find(name);
-  if (it != scope_.end() && Isa<Var>(it->second) && !poisoned_.count(it->second) &&
+  // Parameters are never re-bound: `out = pl.store(t, [0, 0], out)` makes a new Var.
+  bool is_param = it != scope_.end() &&
+                  std::find(cur_fn_->params.begin(), cur_fn_->params.end(), it->second) !=
+                      cur_fn_->params.end();
+  if (it != scope_.end() && Isa<Var>(it->second) && !is_param && !poisoned_.count(it->second) &&
       TypeEq(it->second->type, t))
     var = it->second;
   if (!var) var = ctx_.NewVar(name, t, name_span);

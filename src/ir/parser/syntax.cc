@@ -54,7 +54,12 @@ class SyntaxParser {
           UnexpectedIndent();
           continue;
         }
+        // Only `@pl...` definitions are the program; everything else at module
+        // level is parsed leniently (see ParseModule).
+        bool strict = Peek().IsOp("@") && Peek(1).IsName("pl");
+        if (!strict) ++lenient_;
         StatementInto(out);
+        if (!strict) --lenient_;
       }
     } catch (const FatalError&) {
       return false;
@@ -99,8 +104,10 @@ class SyntaxParser {
     return false;
   }
   [[noreturn]] void Fail(const Token& t, const std::string& msg) {
-    ok_ = false;
-    diag_.Error(t.span, msg);
+    if (lenient_ == 0) {
+      ok_ = false;
+      diag_.Error(t.span, msg);
+    }
     throw SyntaxError{};
   }
   const Token& ExpectOp(std::string_view op, std::string_view context) {
@@ -285,8 +292,10 @@ class SyntaxParser {
 
   // An indented block where none may start: reported, parsed for errors, dropped.
   void UnexpectedIndent() {
-    ok_ = false;
-    diag_.Error(Peek().span, "unexpected indent");
+    if (lenient_ == 0) {
+      ok_ = false;
+      diag_.Error(Peek().span, "unexpected indent");
+    }
     std::vector<PyStmt*> dropped;
     BlockBody(&dropped);
   }
@@ -694,6 +703,7 @@ class SyntaxParser {
       case Tok::kString: {
         PyExpr* e = Node(EK::kString, Next().span);
         e->str = t.str;
+        e->fstring = t.fstring;
         while (Peek().Is(Tok::kString)) e->str += Next().str;  // implicit concatenation
         return e;
       }
@@ -761,6 +771,7 @@ class SyntaxParser {
   bool ok_ = true;
   int nest_ = 0;
   int block_depth_ = 0;
+  int lenient_ = 0;  // > 0: syntax errors drop the statement without a diagnostic
 };
 
 }  // namespace

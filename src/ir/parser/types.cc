@@ -26,6 +26,33 @@ bool ExprListEq(const std::vector<const Expr*>& a, const std::vector<const Expr*
   return true;
 }
 
+bool AttrEq(const Attr& a, const Attr& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case Attr::Kind::kNone: return true;
+    case Attr::Kind::kInt: return a.i == b.i;
+    case Attr::Kind::kEnum: return a.i == b.i && a.enum_kind == b.enum_kind;
+    case Attr::Kind::kFloat: return a.f == b.f;
+    case Attr::Kind::kBool: return a.b == b.b;
+    case Attr::Kind::kString: return a.s == b.s;
+    case Attr::Kind::kDType: return a.dtype == b.dtype;
+    case Attr::Kind::kExpr: return Lowerer::ExprEq(a.expr, b.expr);
+    case Attr::Kind::kList:
+      if (a.list.size() != b.list.size()) return false;
+      for (size_t i = 0; i < a.list.size(); ++i)
+        if (!AttrEq(a.list[i], b.list[i])) return false;
+      return true;
+  }
+  return false;
+}
+
+bool AttrListEq(const AttrList& a, const AttrList& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].name != b[i].name || !AttrEq(a[i].value, b[i].value)) return false;
+  return true;
+}
+
 }  // namespace
 
 bool Lowerer::ExprEq(const Expr* a, const Expr* b) {
@@ -47,6 +74,16 @@ bool Lowerer::ExprEq(const Expr* a, const Expr* b) {
   if (auto* x = As<UnaryExpr>(a)) {
     auto* y = Cast<UnaryExpr>(b);
     return x->op == y->op && TypeEq(x->type, y->type) && ExprEq(x->operand, y->operand);
+  }
+  if (auto* x = As<MakeTuple>(a)) return ExprListEq(x->elements, Cast<MakeTuple>(b)->elements);
+  if (auto* x = As<TupleGetItem>(a)) {
+    auto* y = Cast<TupleGetItem>(b);
+    return x->index == y->index && ExprEq(x->tuple, y->tuple);
+  }
+  if (auto* x = As<Call>(a)) {  // e.g. a dim written pld.system.world_size()
+    auto* y = Cast<Call>(b);
+    return x->op == y->op && x->callee == y->callee && ExprListEq(x->args, y->args) &&
+           AttrListEq(x->kwargs, y->kwargs) && AttrListEq(x->attrs, y->attrs);
   }
   return false;
 }

@@ -1,6 +1,7 @@
 // The parallel and random:SEED schedules (see include/pypto/sim/schedule.h).
 #include "pypto/sim/schedule.h"
 
+#include <fmt/format.h>
 #include <sched.h>
 
 #include <chrono>
@@ -183,8 +184,8 @@ class ParallelScheduler : public SchedulerBase {
     }
     double waited = std::chrono::duration<double>(Clock::now() - self->since).count();
     if (waited > opts_.deadline_s)
-      ReportDeadlock("no progress for " + std::to_string(static_cast<int>(opts_.deadline_s)) +
-                     " s (--deadline)");
+      ReportDeadlock(fmt::format("a wait made no progress for {:g} s (--deadline {:g})", waited,
+                                 opts_.deadline_s));
   }
 };
 

@@ -142,3 +142,35 @@ TEST_CASE("1,000 random seeds of a barrier-protected exchange: no failure") {
   }
   CHECK(failures == 0);
 }
+
+TEST_CASE("parallel --deadline: a wait starved by a spinning rank is reported") {
+  const char* prog = R"PIR(# pypto.program: D
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+NR = pl.dynamic("NR")
+
+
+@pl.program
+class D:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        ctx = pld.get_comm_ctx(sig)
+        me = pld.rank(ctx)
+        if me == 0:
+            for (j,) in pl.while_(init_values=(0,)):
+                pl.cond(j >= 0)
+                j2 = pl.yield_(j + 1)
+        else:
+            pld.system.wait(sig, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)
+        return
+)PIR";
+  auto o = Opts(2);
+  o.deadline_s = 0.3;
+  Run r;
+  Execute(r, prog, {}, o);
+  INFO(r.result.report);
+  CHECK(r.result.exit_code == 3);
+  CHECK_THAT(r.result.report, Catch::StartsWith("error: deadlock: a wait made no progress for "));
+  CHECK_THAT(r.result.report, Catch::Contains("(--deadline 0.3)\n  rank 1 (thread rank1) blocked in pld.system.wait in function 'k' at test.pir:19: signal 'sig' (window 'sig') cell [0, 0] expected >= 1 (Ge), actual 0"));
+}

@@ -32,9 +32,11 @@ const std::vector<PassInfo>& AllPasses() {
     add("lower-composite-ops", "lower InCore collectives into put/get/notify/wait recipes", {}, {P::kCompositeOpsLowered}, {}, nullptr);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);
-    add("infer-tile-memory-space", "give every tile a memory space", {}, {P::kTileMemoryInferred}, {}, nullptr);
+    add("infer-tile-memory-space", "give every kernel tile a memory space (from its consumers, default Vec)",
+        {P::kIncoreTileOps}, {P::kTileMemoryInferred}, {}, CreateInferTileMemorySpacePass);
     add("lower-auto-vector-split", "lower split-AIV regions and AUTO vector split", {}, {P::kAutoVectorSplitLowered}, {}, nullptr);
-    add("expand-mixed-kernel", "split InCore kernels into AIC/AIV/Group functions", {}, {P::kMixedKernelExpanded}, {}, nullptr);
+    add("expand-mixed-kernel", "InCore kernels -> AIV (vector only) / AIC (cube only); mixed kernels: not yet (warning)",
+        {P::kSplitIncoreOrch}, {P::kMixedKernelExpanded}, {}, CreateExpandMixedKernelPass);
     add("synthesize-allreduce-signals", "allocate signal windows for host allreduce without one", {}, {P::kAllReduceSignalsSynthesized}, {}, nullptr);
     add("materialize-comm-domain-scopes", "bind window views to buffers and wrap comm domains", {}, {P::kCommDomainScopesMaterialized}, {}, nullptr);
     add("lower-host-tensor-collectives", "host collectives -> per-device builtin.tensor.* calls", {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {}, nullptr);

@@ -13,6 +13,8 @@ std::unique_ptr<Pass> CreateConvertToSSAPass();
 std::unique_ptr<Pass> CreateSimplifyPass();
 std::unique_ptr<Pass> CreateConvertTensorToTileOpsPass();
 std::unique_ptr<Pass> CreateFlattenTileNdTo2DPass();
+std::unique_ptr<Pass> CreateInferTileMemorySpacePass();
+std::unique_ptr<Pass> CreateExpandMixedKernelPass();
 std::unique_ptr<Pass> CreateMaterializeDistTensorCtxPass();
 std::unique_ptr<Pass> CreateInsertCommFencePass();
 

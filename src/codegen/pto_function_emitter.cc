@@ -35,7 +35,7 @@ static void CollectVars(const Expr* e, std::vector<const Var*>* out) {
   }
 }
 
-bool PtoFunctionEmitter::EmitSignature(std::string* header) {
+bool PtoFunctionEmitter::EmitSignature() {
   std::vector<const Var*> tensors, scalars, dists, ctxs;
   for (const Var* p : fn_.params) {
     if (AsTensorTypeLike(p->type)) {
@@ -123,7 +123,6 @@ bool PtoFunctionEmitter::EmitSignature(std::string* header) {
     ++di;
   }
   used_names_.insert("%__pypto_deferred_raw_args");
-  (void)header;
   return !failed_;
 }
 
@@ -142,8 +141,7 @@ class ResizedTiles : public IRVisitor {
 }  // namespace
 
 bool PtoFunctionEmitter::Emit(PtoWriter& out) {
-  std::string header;
-  if (!EmitSignature(&header)) return false;
+  if (!EmitSignature()) return false;
   ResizedTiles rt;
   rt.out = &resized_tiles_;
   rt.VisitStmt(fn_.body);

@@ -204,7 +204,9 @@ PtoValue PtoFunctionEmitter::Value(const Expr* e) {
       if (b && (b->kind == PtoBinding::Kind::kScalar || b->kind == PtoBinding::Kind::kCtx))
         return b->value;
       Error(e->span.IsKnown() ? e->span : cur_span_,
-            fmt::format("'{}': not a scalar value the PTO backend can use here",
+            fmt::format("'{}': not a scalar value the PTO backend can use here; symbolic "
+                        "extents must be bound by a kernel scalar, a loop variable or a "
+                        "tensor-shape parameter",
                         static_cast<const Var*>(e)->name_hint));
       return {};
     }

@@ -161,7 +161,7 @@ class PtoFunctionEmitter {
     std::vector<std::string> types;
     std::vector<PtoBinding> yielded;  // bindings of the last yield's values
   };
-  bool EmitSignature(std::string* header);
+  bool EmitSignature();
   void BindResults(const std::vector<const ir::Var*>& rvs, const Frame& f, const std::string& res,
                    size_t n_carried, const std::vector<PtoBinding>& aliases);
   bool EmitViews();

@@ -377,3 +377,20 @@ TEST_CASE("a hand-built program round-trips through text", "[parser][roundtrip]"
   CHECK(StructuralEqual(prog, *q, &why));
   INFO(why);
 }
+
+TEST_CASE("uniformly indented source (a nested class) parses", "[parser]") {
+  Context ctx;
+  std::string errs;
+  const Program* p = Parse(ctx,
+                           "    @pl.program\n"
+                           "    class C:\n"
+                           "        @pl.function\n"
+                           "        def f(self, n: pl.Scalar[pl.INDEX]):\n"
+                           "            x = n\n",
+                           &errs);
+  INFO(errs);
+  REQUIRE(p);
+  CHECK(p->name == "C");
+  CHECK(Errors("    x = 1\n  y = 2\n") ==
+        "2:3: unindent does not match any outer indentation level\n");
+}

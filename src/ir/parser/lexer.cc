@@ -217,6 +217,13 @@ class Lexer {
   }
 
   void Indentation(std::string_view ind, size_t p) {
+    if (first_line_) {
+      // Uniformly indented input (a class body cut out of a nested scope): the
+      // first line's indentation is the module level.
+      first_line_ = false;
+      indents_[0] = std::string(ind);
+      return;
+    }
     const std::string& top = indents_.back();
     if (ind == top) return;
     if (ind.size() > top.size() && ind.substr(0, top.size()) == top) {
@@ -510,6 +517,7 @@ class Lexer {
   size_t line_start_ = 0;
   int line_ = 1;
   bool at_line_start_ = true;
+  bool first_line_ = true;
   bool ok_ = true;
   bool fatal_ = false;
   std::vector<std::string> indents_;

@@ -386,3 +386,33 @@ TEST_CASE("emit_source_loc appends loc(...) to op lines but not constants", "[pt
   std::string text = EmitOne(ctx, b.BuildProgram("P", {f}), diag, opts);
   CHECK(Has(text, "    pto.fence.barrier_all #pto.fence_scope<gm> loc(\"dir/k.pir\":2:7)\n"));
 }
+
+TEST_CASE("while loop lowers to scf.while with before/after regions", "[pto]") {
+  Context ctx;
+  IRBuilder b(ctx);
+  const Function* f = b.BuildFunction(
+      {"kernel", FunctionType::kAIV}, {{"n", b.ScalarT(DataType::kIndex)}},
+      [&](const std::vector<const Var*>& p) {
+        b.While({{"x", b.Int(0)}}, [&](const std::vector<const IterArg*>& ia) { return b.Lt(ia[0], p[0]); },
+                [&](const std::vector<const IterArg*>& ia) {
+                  b.Eval(b.Op("system.fence", {}));
+                  b.Yield({b.Add(ia[0], b.Int(1))});
+                },
+                {"x_out"});
+        b.Return();
+      });
+  DiagnosticEngine diag(&ctx.sources());
+  std::string text = EmitOne(ctx, b.BuildProgram("P", {f}), diag);
+  INFO(text);
+  auto lines = Lines(text);
+  int w = Find(lines, "%x_out = scf.while (%x = %c0_index) : (index) -> (index) {");
+  REQUIRE(w >= 0);
+  CHECK(lines[w + 1] == "%0 = arith.cmpi slt, %x, %arg0 : index");
+  CHECK(lines[w + 2] == "scf.condition(%0) %x : index");
+  CHECK(lines[w + 3] == "} do {");
+  CHECK(lines[w + 4] == "^bb0(%x_1: index):");
+  CHECK(lines[w + 5] == "pto.fence.barrier_all #pto.fence_scope<gm>");
+  CHECK(lines[w + 6] == "%1 = arith.addi %x_1, %c1_index : index");
+  CHECK(lines[w + 7] == "scf.yield %1 : index");
+  CHECK(lines[w + 8] == "}");
+}

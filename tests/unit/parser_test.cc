@@ -394,3 +394,55 @@ TEST_CASE("uniformly indented source (a nested class) parses", "[parser]") {
   CHECK(Errors("    x = 1\n  y = 2\n") ==
         "2:3: unindent does not match any outer indentation level\n");
 }
+
+TEST_CASE("hostile input: every truncation and random edits never crash", "[parser][fuzz]") {
+  const std::string src = std::string(kHeader) +
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def k(self, a: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+      "        t = pl.load(a, [0, 0], [16, 64], target_memory=pl.Mem.Vec)\n"
+      "        for i, (acc,) in pl.range(n, init_values=(t,)):\n"
+      "            s = pl.add(acc, t)  # comment\n"
+      "            acc_out = pl.yield_(s)\n"
+      "        if n > 2:\n"
+      "            r = pl.yield_(n * 2)\n"
+      "        else:\n"
+      "            r = pl.yield_(\"x\\n\")\n"
+      "        return\n";
+  uint64_t seed = 12345;
+  auto rnd = [&seed]() {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<size_t>(seed >> 33);
+  };
+  const std::string alphabet = "()[]{}:,.=\n\t \"'#\\-+*@x1\xff\xc3";
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i <= src.size(); ++i) inputs.push_back(src.substr(0, i));
+  for (int k = 0; k < 400; ++k) {
+    std::string s = src;
+    for (int e = 0, n = 1 + static_cast<int>(rnd() % 3); e < n; ++e) {
+      size_t p = rnd() % s.size();
+      char c = alphabet[rnd() % alphabet.size()];
+      switch (rnd() % 3) {
+        case 0: s.erase(p, 1); break;
+        case 1: s.insert(p, 1, c); break;
+        default: s[p] = c;
+      }
+    }
+    inputs.push_back(s);
+  }
+  int parsed = 0;
+  for (const std::string& in : inputs) {
+    Context ctx;
+    DiagnosticEngine diag(&ctx.sources());
+    const Program* p = nullptr;
+    REQUIRE_NOTHROW(p = ParseProgram(ctx, in, "f.pir", diag));
+    CHECK((p != nullptr) == !diag.HasErrors());
+    if (!p) continue;
+    ++parsed;
+    std::string once = PrintProgram(*p);
+    const Program* q = ParseProgram(ctx, once, "g.pir", diag);
+    INFO(in);
+    REQUIRE(q);
+    CHECK(PrintProgram(*q) == once);
+  }
+  CHECK(parsed > 0);
+}

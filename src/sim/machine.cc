@@ -61,7 +61,7 @@ void Machine::NoteDispatch(int device, const Value& v) {
   }
   int id = -1;
   if (v.kind == Value::Kind::kTensor && v.tensor->IsWindow()) id = v.tensor->alloc;
-  if (v.kind == Value::Kind::kPtr) id = static_cast<int>(v.i);
+  if (v.kind == Value::Kind::kPtr || v.kind == Value::Kind::kCommCtx) id = static_cast<int>(v.i);
   if (id < 0) return;
   std::lock_guard<std::mutex> l(mu);
   if (allocs_[id]->devices.insert(device).second) allocs_[id]->domain = -1;

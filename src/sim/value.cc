@@ -189,10 +189,10 @@ Value Value::Ptr(int alloc) {
   r.i = alloc;
   return r;
 }
-Value Value::Ctx(int domain) {
+Value Value::Ctx(int alloc) {
   Value r;
   r.kind = Kind::kCommCtx;
-  r.i = domain;
+  r.i = alloc;
   return r;
 }
 

@@ -65,7 +65,7 @@ struct Value {
   enum class Kind : uint8_t { kNone, kScalar, kTensor, kTile, kTuple, kPtr, kCommCtx };
   Kind kind = Kind::kNone;
   DataType dtype = DataType::kIndex;  // scalars
-  int64_t i = 0;                      // integer/bool scalar; kPtr: allocation id; kCommCtx: domain
+  int64_t i = 0;                      // integer/bool scalar; kPtr, kCommCtx: allocation id
   double f = 0;                       // float scalar
   std::shared_ptr<TensorVal> tensor;
   std::shared_ptr<TileVal> tile;
@@ -79,7 +79,7 @@ struct Value {
   static Value Of(std::shared_ptr<TileVal> t);
   static Value Tuple(std::vector<Value> v);
   static Value Ptr(int alloc);
-  static Value Ctx(int domain);
+  static Value Ctx(int alloc);
 
   bool IsScalar() const { return kind == Kind::kScalar; }
   bool IsFloatScalar() const { return kind == Kind::kScalar && IsFloat(dtype); }

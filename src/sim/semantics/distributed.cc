@@ -62,20 +62,22 @@ Value WorldSize(Exec& ex, const ir::Call&, std::vector<Value>&) {
 Value GetCommCtx(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   const TensorVal& t = ex.Tensor(a[0], "dist_tensor");
   if (!t.IsWindow()) ex.Fail("'dist_tensor' must be window-bound");
-  return Value::Ctx(ex.m.DomainOf(t.alloc));
+  // The context names the allocation; its domain is resolved when used on a
+  // rank (after every dispatch of the host loop has been seen).
+  return Value::Ctx(t.alloc);
 }
 
 Value RankOf(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   if (a[0].kind != Value::Kind::kCommCtx) ex.Fail("'ctx' must be a comm context");
   if (ex.is_host()) ex.Fail("is only meaningful on a rank (kernel code)");
-  int r = ex.m.domain(static_cast<int>(a[0].i)).RankOf(ex.device());
+  int r = ex.m.domain(ex.m.DomainOf(static_cast<int>(a[0].i))).RankOf(ex.device());
   if (r < 0) ex.Fail("this rank is not a member of the comm domain");
   return Value::Int(r, DataType::kInt32);
 }
 
 Value NRanks(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   if (a[0].kind != Value::Kind::kCommCtx) ex.Fail("'ctx' must be a comm context");
-  return Value::Int(static_cast<int64_t>(ex.m.domain(static_cast<int>(a[0].i)).devices.size()),
+  return Value::Int(static_cast<int64_t>(ex.m.domain(ex.m.DomainOf(static_cast<int>(a[0].i))).devices.size()),
                     DataType::kInt32);
 }
 

@@ -7,6 +7,11 @@
 # CHECK: stats: rank 0: bytes_sent=128 bytes_received=0 notifies=2 waits=1 collectives=0
 # CHECK: stats: rank 2: bytes_sent=128 bytes_received=0 notifies=2 waits=1 collectives=0
 # ROLL: roll OK
+# The same program after the default pass pipeline (tile ops, staging tiles,
+# fences, materialised comm contexts) must give the same result.
+# RUN: pypto-opt %s --pipeline=default -o %t.d/lowered.pir
+# RUN: pypto-run %t.d/lowered.pir --ranks 3 --input x=%t.d/x.npy --output-dir %t.d/lowered --check-signals --detect-races
+# RUN: %python %S/Inputs/simtool.py expect-roll %t.d/x.npy %t.d/lowered/y.npy 1 | FileCheck %s --check-prefix=ROLL
 import pypto.language as pl
 import pypto.language.distributed as pld
 

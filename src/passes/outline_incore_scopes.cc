@@ -73,7 +73,7 @@ class Outliner : public IRMutator {
   const Stmt* Mutate_InCoreScopeStmt(const InCoreScopeStmt* s) override {
     EscapeChecker esc(diag_);
     esc.VisitStmt(s->body);
-    VarUses in = CollectVarUses(s->body);
+    VarUses in = CollectVarUses(s->body, /*include_types=*/true);
 
     // Live-ins: used inside, not a module-level symbol, and either never defined
     // inside or defined outside too and read inside before its first inner def.
@@ -185,7 +185,7 @@ class OutlineIncoreScopesPass : public Pass {
         out.push_back(f);
         continue;
       }
-      VarUses all = CollectVarUses(f->body);
+      VarUses all = CollectVarUses(f->body, /*include_types=*/true);
       Outliner o(ctx, prog, *f, all,
                  std::unordered_set<const Var*>(f->params.begin(), f->params.end()), globals,
                  diag);

@@ -59,3 +59,15 @@ def test_allreduce_example():
                      + out["lowered_error"].split("\n")[0])
     assert "pto.comm.tnotify(" in "".join(out["pto"].values())
     np.testing.assert_array_equal(out["y_lowered"], out["y"])
+
+
+@pytest.mark.parametrize("name,cls", [("ring_exchange", "RingExchange"),
+                                      ("allreduce", "AllReduce")])
+def test_example_file_parses_as_ir_text(name, cls):
+    # The same .py file is accepted by the IR parser directly (pypto-opt reads .py
+    # files with a @pl.program class): one front end for both paths.
+    import pypto.ir as ir
+    mod = _load(name)
+    parsed = ir.parse_file(os.path.join(EXAMPLES, f"{name}.py"))
+    assert parsed.name == cls
+    assert ir.structural_equal(parsed, getattr(mod, cls))

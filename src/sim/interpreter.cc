@@ -242,7 +242,9 @@ void Interpreter::Flush(Exec& host) {
                        " (thread " + k.name + ")\n",
                    e.exit_code);
       sched.Abort();
-    } catch (const InternalError& e) {
+    } catch (const Aborted&) {
+      throw;
+    } catch (const std::exception& e) {  // internal errors, allocation failures
       machine.Fail(std::string(e.what()) + "\n", 1);
       sched.Abort();
     }
@@ -267,23 +269,28 @@ void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
       ex.frame = nullptr;
     }
     // defer_wait conditions: the task completes only once every counter is ready.
-    for (const DeferredCond& dc : ex.deferred) {
-      uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
-      auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
-      if (!ready()) {
-        BlockInfo bi;
-        bi.what = "pld.system.defer_wait (task completion)";
-        bi.function = task.fn ? task.fn->name : "";
-        bi.span = dc.span;
-        bi.describe = [cell, &dc] {
-          return dc.what + " >= " + std::to_string(dc.expected) + " expected (Ge), actual " +
-                 std::to_string(CellLoad(cell));
-        };
-        sched.Block(ex.t, ready, std::move(bi));
-      }
-      races.Acquire(ex.t, dc.alloc, dc.device, dc.byte_off);
-    }
+    WaitDeferred(ex, task.fn ? task.fn->name : "");
   }
+}
+
+void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
+  for (const DeferredCond& dc : ex.deferred) {
+    uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
+    auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
+    if (!ready()) {
+      BlockInfo bi;
+      bi.what = "pld.system.defer_wait (task completion)";
+      bi.function = function;
+      bi.span = dc.span;
+      bi.describe = [cell, &dc] {
+        return dc.what + " >= " + std::to_string(dc.expected) + " expected (Ge), actual " +
+               std::to_string(CellLoad(cell));
+      };
+      sched.Block(ex.t, ready, std::move(bi));
+    }
+    races.Acquire(ex.t, dc.alloc, dc.device, dc.byte_off);
+  }
+  ex.deferred.clear();
 }
 
 Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> args) {
@@ -424,10 +431,16 @@ void Interpreter::ExecSpawn(Exec& ex, const ScopeStmt* s, int64_t n, bool split,
     if (var) fr.env[var] = Value::Int(k.subblock_idx, DataType::kIndex);
     try {
       ExecStmt(kx, s->body);
+      WaitDeferred(kx, kx.FunctionName());
     } catch (const SimError& e) {
       machine.Fail(RenderError(e.span, e.what()) + "  note: on rank " + std::to_string(k.device) +
                        " (thread " + k.name + ")\n",
                    e.exit_code);
+      sched.Abort();
+    } catch (const Aborted&) {
+      throw;
+    } catch (const std::exception& e) {
+      machine.Fail(std::string(e.what()) + "\n", 1);
       sched.Abort();
     }
   });

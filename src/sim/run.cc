@@ -333,7 +333,7 @@ RunResult RunProgram(Context& ctx, const Program& program,
     res.exit_code = 1;
     res.report = "error: " + e.msg + "\n";
     return res;
-  } catch (const InternalError& e) {
+  } catch (const std::exception& e) {  // InternalError and allocation failures
     res.exit_code = 1;
     res.report = std::string(e.what()) + "\n";
     return res;

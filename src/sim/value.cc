@@ -107,6 +107,18 @@ double LoadElem(const uint8_t* p, DataType t) {
   return 0;
 }
 
+// double -> float rounded to odd, so that a second rounding to FP16/BF16 is
+// correctly rounded (float has more than 2 extra bits over both formats).
+static float ToFloatOdd(double v) {
+  float f = static_cast<float>(v);
+  if (std::isfinite(f) && static_cast<double>(f) != v) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    if ((bits & 1) == 0) f = std::nextafter(f, v > f ? INFINITY : -INFINITY);
+  }
+  return f;
+}
+
 void StoreElem(uint8_t* p, DataType t, double v) {
   switch (t) {
     case DataType::kBool: p[0] = v != 0; return;
@@ -118,8 +130,8 @@ void StoreElem(uint8_t* p, DataType t, double v) {
     case DataType::kUInt16: Wr<uint16_t>(p, static_cast<uint16_t>(ToInt<int64_t>(v))); return;
     case DataType::kUInt32: Wr<uint32_t>(p, static_cast<uint32_t>(ToInt<int64_t>(v))); return;
     case DataType::kUInt64: Wr<uint64_t>(p, ToInt<uint64_t>(v)); return;
-    case DataType::kFP16: Wr<uint16_t>(p, FloatToHalf(static_cast<float>(v))); return;
-    case DataType::kBF16: Wr<uint16_t>(p, FloatToBF16(static_cast<float>(v))); return;
+    case DataType::kFP16: Wr<uint16_t>(p, FloatToHalf(ToFloatOdd(v))); return;
+    case DataType::kBF16: Wr<uint16_t>(p, FloatToBF16(ToFloatOdd(v))); return;
     case DataType::kFP32: Wr<float>(p, static_cast<float>(v)); return;
     case DataType::kFP64: Wr<double>(p, v); return;
   }

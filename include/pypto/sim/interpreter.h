@@ -167,6 +167,8 @@ class Interpreter {
   Value CallOp(Exec& ex, const ir::Call* c, std::vector<Value>& args);
   Value Dispatch(Exec& ex, const ir::Call* c, const ir::Function& f, std::vector<Value> args);
   void RunWorker(Exec& ex, std::vector<Task>& tasks);
+  // Blocks until every defer_wait condition registered by `ex` holds.
+  void WaitDeferred(Exec& ex, const std::string& function);
   void Bind(Exec& ex, const ir::Var* v, Value val);
 };
 

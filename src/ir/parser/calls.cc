@@ -168,11 +168,6 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
   for (const Expr* p : pos) ok &= p != nullptr;
   AttrList kwargs = std::move(extra), attrs;
   std::vector<const Expr*> slots = pos;
-  // Use-site spans, so the op verifier points at the argument as written (a Var's
-  // own span is its definition).
-  std::vector<Span> spans;
-  for (size_t i = 0; i < pos.size(); ++i)
-    spans.push_back(i < call->items.size() ? call->items[i]->span : span);
   for (const Keyword& kw : call->kwargs) {
     if (std::find(skip.begin(), skip.end(), kw.name) != skip.end()) continue;
     if (kw.name == "attrs") {
@@ -220,11 +215,9 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
       continue;
     }
     if (slots.size() <= u) slots.resize(u + 1, nullptr);
-    if (spans.size() <= u) spans.resize(u + 1, span);
     const Expr* v = LowerArg(kw.value);
     if (!v) ok = false;
     slots[u] = v;
-    spans[u] = kw.value->span;
   }
   if (!ok) return nullptr;
   for (size_t i = pos.size(); i < slots.size(); ++i) {
@@ -244,8 +237,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     kwargs.push_back({"name", Attr::Str(*alloc_name_)});
     alloc_name_ = nullptr;
   }
-  return MakeOpCall(ctx_, op, std::move(slots), std::move(kwargs), std::move(attrs), span, diag_,
-                    std::move(spans));
+  return MakeOpCall(ctx_, op, std::move(slots), std::move(kwargs), std::move(attrs), span, diag_);
 }
 
 const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {

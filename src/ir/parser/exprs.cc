@@ -331,8 +331,7 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
             {BinaryOp::kAdd, "add"}, {BinaryOp::kSub, "sub"}, {BinaryOp::kMul, "mul"},
             {BinaryOp::kDiv, "div"}};
         for (const auto& [bop, base] : kElementwise)
-          if (bop == *op)
-            return DispatchByKind(base, {a, b}, nullptr, e->span, {e->a->span, e->b->span});
+          if (bop == *op) return DispatchByKind(base, {a, b}, nullptr, e->span);
       }
       bool fold = pyconst_.count(a) || pyconst_.count(b);
       return MakeBinary(*op, a, b, e->span, fold);
@@ -437,8 +436,7 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
                                  opname));
       return nullptr;
     }
-    return MakeOpCall(ctx_, *op, {base, tuple_of(ix)}, {}, {}, e->span, diag_,
-                      {e->a->span, e->b->span});
+    return MakeOpCall(ctx_, *op, {base, tuple_of(ix)}, {}, {}, e->span, diag_);
   }
   if (!tt) {
     Error(e->span, "subscripting a tile with fewer indices than its rank or with slices is not "
@@ -484,9 +482,7 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
     args.push_back(tuple_of({}));
     args.push_back(tuple_of(drop));
   }
-  std::vector<Span> spans(args.size(), e->b->span);
-  spans[0] = e->a->span;
-  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, e->span, diag_, std::move(spans));
+  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, e->span, diag_);
 }
 
 }  // namespace pypto::ir::parser

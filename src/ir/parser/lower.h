@@ -89,9 +89,8 @@ class Lowerer {
   const Expr* LowerShortForm(const std::string& name, const PyExpr* call, bool* handled);
   // `base` ("add") as tile.<base> / tensor.<base> by the first operand's kind;
   // scalar operands give BinaryExpr for add/sub/mul/div/maximum/minimum.
-  // Without `call`, `spans` are the operands' use-site spans.
   const Expr* DispatchByKind(const std::string& base, std::vector<const Expr*> args,
-                             const PyExpr* call, Span s, std::vector<Span> spans = {});
+                             const PyExpr* call, Span s);
 
   // stmts.cc
   const Stmt* LowerBlock(const std::vector<PyStmt*>& body, Span span);

@@ -93,6 +93,9 @@ TEST_CASE("argument effects", "[dist][registry]") {
   CHECK(Def("pld.tensor.get").EffectOf(0, {}) == ArgEffect::kWrite);
   CHECK(Def("pld.tile.get").EffectOf(0, {}) == ArgEffect::kWrite);
   CHECK(Def("pld.tensor.get").EffectOf(2, {}) == ArgEffect::kRead);
+  // The tile forms' (first) staging tile is scratch.
+  CHECK(Def("pld.tile.put").EffectOf(3, {}) == ArgEffect::kReadWrite);
+  CHECK(Def("pld.tile.get").EffectOf(3, {}) == ArgEffect::kReadWrite);
   for (const char* n : {"pld.system.wait", "pld.system.defer_wait", "pld.tile.remote_load"}) {
     INFO(n);
     CHECK(Def(n).effects_declared);
@@ -382,6 +385,10 @@ TEST_CASE("defer_wait V1 restrictions", "[dist][signal]") {
   RejectsAt(f, f.Mk("pld.system.defer_wait", {sig, foff, f.I(1)}, ge), foff,
             "pld.system.defer_wait: argument 'offsets' element 0 must be an integer scalar index, "
             "got pl.Scalar[pl.FP32]");
+  const IterArg* alias = f.ctx.NewIterArg("acc", sig->type, sig, f.Next());
+  RejectsAt(f, f.Mk("pld.system.defer_wait", {alias, f.T({0}), f.I(1)}, ge), alias,
+            "pld.system.defer_wait: argument 'signal' must be the window-bound signal parameter "
+            "itself; defer_wait does not support slices, views or loop-carried aliases of it");
   const Var* plain = f.V("p", f.Tensor({8}, DataType::kInt32));
   RejectsAt(f, f.Mk("pld.system.defer_wait", {plain, f.T({0}), f.I(1)}, ge), plain,
             "pld.system.defer_wait: argument 'signal' must be a pld.DistributedTensor "

@@ -49,6 +49,12 @@ static const Type* DeduceWait(DeduceContext& dc) {
 static const Type* DeduceDeferWait(DeduceContext& dc) {
   const DistributedTensorType* sig = ExpectDist(dc, 0);
   if (!sig) return nullptr;
+  // The adapter registers the parameter's base address: an inline slice/view
+  // expression or a loop-carried alias has no such base.
+  if (!As<Var>(dc.args[0]))
+    return ArgError(dc, 0, {},
+                    "must be the window-bound signal parameter itself; defer_wait does not "
+                    "support slices, views or loop-carried aliases of it");
   if (sig->dtype != DataType::kInt32)
     return ArgError(dc, 0, {},
                     fmt::format("must have element type pl.INT32 (a deferred-completion "

@@ -80,7 +80,7 @@ static std::string RenderOne(const SourceManager* sm, Span span, std::string_vie
       out += '\n';
     }
   } else {
-    out += fmt::format("<unknown>: {}: {}\n", sev, msg);
+    out += fmt::format("{}: {}\n", sev, msg);  // no position: a tool-level error
   }
   return out;
 }

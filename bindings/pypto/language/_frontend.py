@@ -65,7 +65,7 @@ class SourceMap:
 def _render_one(file, line, col, length, src, sev, msg):
     # Same format as DiagnosticEngine::Render (src/core/diagnostics.cc).
     if file is None or line <= 0:
-        return f"<unknown>: {sev}: {msg}\n"
+        return f"{sev}: {msg}\n"
     out = f"{file}:{line}:{col}: {sev}: {msg}\n"
     if src:
         caret = "".join("\t" if src[i - 1] == "\t" else " "

@@ -1,0 +1,45 @@
+# Ring exchange: every rank pushes its 16x64 block to its right neighbour with
+# pld.tensor.put, signals it with an AtomicAdd notify, waits for its own block
+# from the left neighbour, and copies the received block to its output row.
+# Run: pypto-run examples/ring_exchange.pir --ranks 4 --inputs-random=1 --output-dir out
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+NR = pl.dynamic("NR")
+
+
+@pl.program
+class RingExchange:
+    @pl.function(type=pl.FunctionType.InCore)
+    def ring_kernel(self, src: pl.Tensor[[16, 64], pl.FP32],
+                    inbox: pld.DistributedTensor[[16, 64], pl.FP32],
+                    signal: pld.DistributedTensor[[1, 1], pl.INT32],
+                    out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+        ctx = pld.get_comm_ctx(inbox)
+        me = pld.rank(ctx)
+        n = pld.nranks(ctx)
+        right = (me + 1) % n
+        pld.tensor.put(inbox, right, src, atomic=pld.AtomicType.None_)
+        pld.system.notify(signal, right, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
+        pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+        t = pl.load(inbox, [0, 0], [16, 64])
+        out = pl.store(t, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, src: pl.Tensor[[16, 64], pl.FP32],
+             inbox: pld.DistributedTensor[[16, 64], pl.FP32],
+             signal: pld.DistributedTensor[[1, 1], pl.INT32],
+             out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+        out = self.ring_kernel(src, inbox, signal, out)
+        return out
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[NR, 16, 64], pl.FP32],
+                  y: pl.Out[pl.Tensor[[NR, 16, 64], pl.FP32]]):
+        inbox_buf = pld.alloc_window_buffer(16 * 64 * 4)
+        signal_buf = pld.alloc_window_buffer(4)
+        inbox = pld.window(inbox_buf, [16, 64], dtype=pl.FP32)
+        signal = pld.window(signal_buf, [1, 1], dtype=pl.INT32)
+        for r in pl.range(pld.world_size()):
+            self.chip(x[r], inbox, signal, y[r], device=r)

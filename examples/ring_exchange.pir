@@ -1,6 +1,8 @@
 # Ring exchange: every rank pushes its 16x64 block to its right neighbour with
 # pld.tensor.put, signals it with an AtomicAdd notify, waits for its own block
-# from the left neighbour, and copies the received block to its output row.
+# from the left neighbour, consumes the credit (a self-notify of -1, so the signal
+# is all-zero again: `pypto-run --check-signals` verifies it), and copies the
+# received block to its output row.
 # Run: pypto-run examples/ring_exchange.pir --ranks 4 --inputs-random=1 --output-dir out
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -22,6 +24,7 @@ class RingExchange:
         pld.tensor.put(inbox, right, src, atomic=pld.AtomicType.None_)
         pld.system.notify(signal, right, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
         pld.system.wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+        pld.system.notify(signal, me, [0, 0], -1, op=pld.NotifyOp.AtomicAdd)
         t = pl.load(inbox, [0, 0], [16, 64])
         out = pl.store(t, [0, 0], out)
         return out

@@ -76,6 +76,13 @@ bool Lowerer::LowerPositional(const PyExpr* call, std::vector<const Expr*>* out)
   return ok;
 }
 
+Span Lowerer::UseSpan(const PyExpr* e) {
+  while (e && (e->kind == EK::kBinary || e->kind == EK::kCompare || e->kind == EK::kBoolOp) &&
+         e->a)
+    e = e->a;
+  return e ? e->span : Span{};
+}
+
 std::optional<Attr> Lowerer::LowerAttr(const PyExpr* e, const KwargSpec* spec) {
   if (spec && spec->type == KwargType::kEnum) {
     auto ev = EnumOf(e);
@@ -168,6 +175,11 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
   for (const Expr* p : pos) ok &= p != nullptr;
   AttrList kwargs = std::move(extra), attrs;
   std::vector<const Expr*> slots = pos;
+  // Use-site spans (a Var argument's own span is its definition), so the op
+  // verifier points at each argument as written here. pos[i] is call->items[i].
+  std::vector<Span> spans;
+  for (size_t i = 0; i < pos.size(); ++i)
+    spans.push_back(i < call->items.size() ? UseSpan(call->items[i]) : span);
   for (const Keyword& kw : call->kwargs) {
     if (std::find(skip.begin(), skip.end(), kw.name) != skip.end()) continue;
     if (kw.name == "attrs") {
@@ -215,9 +227,11 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
       continue;
     }
     if (slots.size() <= u) slots.resize(u + 1, nullptr);
+    if (spans.size() <= u) spans.resize(u + 1, span);
     const Expr* v = LowerArg(kw.value);
     if (!v) ok = false;
     slots[u] = v;
+    spans[u] = UseSpan(kw.value);
   }
   if (!ok) return nullptr;
   for (size_t i = pos.size(); i < slots.size(); ++i) {
@@ -237,7 +251,8 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     kwargs.push_back({"name", Attr::Str(*alloc_name_)});
     alloc_name_ = nullptr;
   }
-  return MakeOpCall(ctx_, op, std::move(slots), std::move(kwargs), std::move(attrs), span, diag_);
+  return MakeOpCall(ctx_, op, std::move(slots), std::move(kwargs), std::move(attrs), span, diag_,
+                    std::move(spans));
 }
 
 const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {

@@ -331,7 +331,8 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
             {BinaryOp::kAdd, "add"}, {BinaryOp::kSub, "sub"}, {BinaryOp::kMul, "mul"},
             {BinaryOp::kDiv, "div"}};
         for (const auto& [bop, base] : kElementwise)
-          if (bop == *op) return DispatchByKind(base, {a, b}, nullptr, e->span);
+          if (bop == *op)
+            return DispatchByKind(base, {a, b}, nullptr, e->span, {UseSpan(e->a), UseSpan(e->b)});
       }
       bool fold = pyconst_.count(a) || pyconst_.count(b);
       return MakeBinary(*op, a, b, e->span, fold);
@@ -436,7 +437,8 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
                                  opname));
       return nullptr;
     }
-    return MakeOpCall(ctx_, *op, {base, tuple_of(ix)}, {}, {}, e->span, diag_);
+    return MakeOpCall(ctx_, *op, {base, tuple_of(ix)}, {}, {}, e->span, diag_,
+                      {UseSpan(e->a), UseSpan(e->b)});
   }
   if (!tt) {
     Error(e->span, "subscripting a tile with fewer indices than its rank or with slices is not "
@@ -482,7 +484,10 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
     args.push_back(tuple_of({}));
     args.push_back(tuple_of(drop));
   }
-  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, e->span, diag_);
+  // The base is written before '['; every other argument is derived from the index.
+  std::vector<Span> spans(args.size(), UseSpan(e->b));
+  spans[0] = UseSpan(e->a);
+  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, e->span, diag_, std::move(spans));
 }
 
 }  // namespace pypto::ir::parser

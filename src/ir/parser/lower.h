@@ -79,6 +79,9 @@ class Lowerer {
                           const std::vector<std::string>& skip = {}, AttrList extra = {});
   // Lowers a call's positional arguments; false if any failed.
   bool LowerPositional(const PyExpr* call, std::vector<const Expr*>* out);
+  // Where an argument starts as written at a use ('[' of a list literal, the name
+  // of a Var, the left operand of `a + b`): what op argument diagnostics point at.
+  static Span UseSpan(const PyExpr* e);
   const Expr* LowerArg(const PyExpr* e);  // list literal -> MakeTuple, else LowerExpr
   std::optional<Attr> LowerAttr(const PyExpr* e, const KwargSpec* spec);
   const OpDef* FindOpOrReport(const std::string& printed, Span s);
@@ -89,8 +92,9 @@ class Lowerer {
   const Expr* LowerShortForm(const std::string& name, const PyExpr* call, bool* handled);
   // `base` ("add") as tile.<base> / tensor.<base> by the first operand's kind;
   // scalar operands give BinaryExpr for add/sub/mul/div/maximum/minimum.
+  // Without `call`, `spans` are the operands' use-site spans (see UseSpan).
   const Expr* DispatchByKind(const std::string& base, std::vector<const Expr*> args,
-                             const PyExpr* call, Span s);
+                             const PyExpr* call, Span s, std::vector<Span> spans = {});
 
   // stmts.cc
   const Stmt* LowerBlock(const std::vector<PyStmt*>& body, Span span);

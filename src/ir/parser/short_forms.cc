@@ -33,7 +33,7 @@ std::optional<BinaryOp> ScalarOpFor(const std::string& base) {
 }  // namespace
 
 const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const Expr*> args,
-                                    const PyExpr* call, Span s) {
+                                    const PyExpr* call, Span s, std::vector<Span> spans) {
   const Expr* first = args.empty() ? nullptr : args[0];
   std::string opname;
   if (first && Isa<TileType>(first->type)) {
@@ -60,7 +60,8 @@ const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const E
     return nullptr;
   }
   if (call) return BuildOpCall(*op, std::move(args), call);
-  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, s, diag_);
+  spans.resize(args.size(), s);
+  return MakeOpCall(ctx_, *op, std::move(args), {}, {}, s, diag_, std::move(spans));
 }
 
 const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call, bool* handled) {

@@ -73,7 +73,9 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
         static const std::pair<const char*, const char*> kEw[] = {
             {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}};
         for (const auto& [o, base] : kEw)
-          if (s->op == o) v = DispatchByKind(base, {a, b}, nullptr, s->span);
+          if (s->op == o)
+            v = DispatchByKind(base, {a, b}, nullptr, s->span,
+                               {UseSpan(s->target), UseSpan(s->value)});
         if (!v) {
           if (!diag_.HasErrors()) Error(s->span, "unsupported augmented assignment");
           return;

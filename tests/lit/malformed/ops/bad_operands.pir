@@ -1,6 +1,6 @@
 # RUN: %python %S/../Inputs/expect_exit1.py pypto-opt %s 2>&1 | FileCheck %s
 # Operand types an op rejects (reported by the op verifier).
-# CHECK: bad_operands.pir:12:13: error: tensor.add: argument 'rhs' dtype pl.INT32 does not match 'lhs' dtype pl.FP32
+# CHECK: bad_operands.pir:12:23: error: tensor.add: argument 'rhs' dtype pl.INT32 does not match 'lhs' dtype pl.FP32
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -11,7 +11,7 @@ NR = pl.dynamic("NR")
 class BadTensor:
     @pl.function(type=pl.FunctionType.Orchestration)
     def chip(self, x: pl.Tensor[[16, 64], pl.FP32], h: pl.Tensor[[16, 64], pl.FP16], k: pl.Tensor[[4, 8], pl.INT32]):
-        # CHECK: tensor_errors.pir:[[@LINE+1]]:13: error: tensor.add: argument 'rhs' dtype pl.FP16 does not match 'lhs' dtype pl.FP32
+        # CHECK: tensor_errors.pir:[[@LINE+1]]:30: error: tensor.add: argument 'rhs' dtype pl.FP16 does not match 'lhs' dtype pl.FP32
         a = pl.tensor.add(x, h)
         # CHECK: tensor_errors.pir:[[@LINE+1]]:31: error: tensor.view: argument 'shape' shape [8, 64] has 512 elements but 'input' [16, 64] has 1024; a view must keep the element count
         v = pl.tensor.view(x, [8, 64])

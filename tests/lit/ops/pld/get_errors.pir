@@ -10,7 +10,7 @@ NR = pl.dynamic("NR")
 class BadGet:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], win: pld.DistributedTensor[[32, 64], pl.FP32], w16: pld.DistributedTensor[[16, 64], pl.FP32], k: pl.Scalar[pl.INDEX], peer: pl.Scalar[pl.INT32]):
-        # CHECK: get_errors.pir:[[@LINE+1]]:9: error: pld.tensor.get: argument 'src' must be a pld.DistributedTensor (window-bound), got pl.Tensor{{\[\[}}16, 64], pl.FP32]
+        # CHECK: get_errors.pir:[[@LINE+1]]:33: error: pld.tensor.get: argument 'src' must be a pld.DistributedTensor (window-bound), got pl.Tensor{{\[\[}}16, 64], pl.FP32]
         pld.tensor.get(x, peer, x)
         # CHECK: get_errors.pir:[[@LINE+1]]:38: error: pld.tensor.get: unknown keyword argument 'atomic' (arguments: dst, peer, src, dst_offsets, src_offsets, shape; keywords: chunk_rows, chunk_cols, pipeline)
         pld.tensor.get(x, peer, w16, atomic=pld.AtomicType.Add)

@@ -10,7 +10,7 @@ NR = pl.dynamic("NR")
 class BadRemoteLoad:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, win: pld.DistributedTensor[[64, 128], pl.FP32], plain: pl.Tensor[[64, 128], pl.FP32], peer: pl.Scalar[pl.INT32]):
-        # CHECK: remote_load_errors.pir:[[@LINE+1]]:13: error: pld.tile.remote_load: argument 'target' must be a pld.DistributedTensor (window-bound), got pl.Tensor{{\[\[}}64, 128], pl.FP32]
+        # CHECK: remote_load_errors.pir:[[@LINE+1]]:34: error: pld.tile.remote_load: argument 'target' must be a pld.DistributedTensor (window-bound), got pl.Tensor{{\[\[}}64, 128], pl.FP32]
         a = pld.tile.remote_load(plain, peer, [0, 0], [16, 128])
         # CHECK: remote_load_errors.pir:[[@LINE+1]]:45: error: pld.tile.remote_load: argument 'offsets' must have 2 elements (one per dimension of 'target'), got 1
         b = pld.tile.remote_load(win, peer, [0], [16, 128])

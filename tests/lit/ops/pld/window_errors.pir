@@ -14,12 +14,12 @@ class BadWindow:
         a = pld.alloc_window_buffer(0)
         # CHECK: window_errors.pir:[[@LINE+1]]:37: error: pld.tensor.alloc_window_buffer: argument 'size' is a shape, which needs an element type: pass dtype=pl.FP32 (or give the size in bytes)
         b = pld.alloc_window_buffer([16, 64])
-        # CHECK: window_errors.pir:[[@LINE+1]]:13: error: pld.tensor.window: argument 'buf' must be a pl.Ptr returned by pld.tensor.alloc_window_buffer, got pl.Scalar[pl.INT64]
+        # CHECK: window_errors.pir:[[@LINE+1]]:24: error: pld.tensor.window: argument 'buf' must be a pl.Ptr returned by pld.tensor.alloc_window_buffer, got pl.Scalar[pl.INT64]
         c = pld.window(n, [16], dtype=pl.FP32)
         buf = pld.alloc_window_buffer(64)
         # CHECK: window_errors.pir:[[@LINE+1]]:29: error: pld.tensor.window: argument 'shape' element 1 is 0; window dimensions must be positive
         d = pld.window(buf, [16, 0], dtype=pl.FP32)
-        # CHECK: window_errors.pir:[[@LINE+1]]:13: error: pld.system.get_comm_ctx: argument 'dist_tensor' must be a pld.DistributedTensor (window-bound), got pl.Tensor{{\[\[}}16], pl.FP32]
+        # CHECK: window_errors.pir:[[@LINE+1]]:30: error: pld.system.get_comm_ctx: argument 'dist_tensor' must be a pld.DistributedTensor (window-bound), got pl.Tensor{{\[\[}}16], pl.FP32]
         e = pld.get_comm_ctx(x)
         # CHECK-NOT: error
         return

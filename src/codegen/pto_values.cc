@@ -82,12 +82,10 @@ std::string PtoFunctionEmitter::ConstBool(bool v) {
   return name;
 }
 
-std::string PtoFunctionEmitter::Temp() {
-  for (;;) {
-    std::string n = fmt::format("%{}", next_temp_++);
-    if (used_names_.insert(n).second) return n;
-  }
-}
+// Purely numeric names are only ever made here (Named() never starts a name
+// with a digit; constants and parameters start with a letter), so a counter
+// alone keeps them unique: no lookup in used_names_ is needed.
+std::string PtoFunctionEmitter::Temp() { return fmt::format("%{}", next_temp_++); }
 
 std::string PtoFunctionEmitter::Named(std::string_view hint) {
   std::string base;
@@ -98,7 +96,15 @@ std::string PtoFunctionEmitter::Named(std::string_view hint) {
   }
   if (base.empty() || (base[0] >= '0' && base[0] <= '9')) base = "v" + base;
   std::string n = "%" + base;
-  for (int i = 1; !used_names_.insert(n).second; ++i) n = fmt::format("%{}_{}", base, i);
+  if (used_names_.insert(n).second) return n;
+  // The smallest free suffix i >= 1. Names are never released, so every suffix
+  // below the one found last time for this base is still taken: resume there
+  // instead of probing from 1 (which made emission quadratic in the number of
+  // values sharing a hint, e.g. one %dst_peer_pview_<i> per remote op).
+  int& i = name_suffix_[base];
+  do {
+    n = fmt::format("%{}_{}", base, ++i);
+  } while (!used_names_.insert(n).second);
   return n;
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "pypto/codegen/pto_emitter.h"
@@ -195,7 +196,9 @@ class PtoFunctionEmitter {
 
   std::map<std::string, bool> const_names_;  // hoisted constant names (dedupe)
   std::map<std::string, int64_t> const_ints_;  // integer constant name -> value (folding)
-  std::set<std::string> used_names_;
+  std::unordered_set<std::string> used_names_;
+  // Per Named() base: the last suffix handed out (the next probe starts above it).
+  std::unordered_map<std::string, int> name_suffix_;
   int next_temp_ = 0;
   std::vector<std::unique_ptr<PtoTensor>> tensors_;
   std::unordered_map<const ir::Var*, PtoBinding> bindings_;

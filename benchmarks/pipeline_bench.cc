@@ -1,9 +1,10 @@
 // pipeline_bench: wall time of the default pipeline (and PTO emission) on
 // generated programs, per pass, at two sizes each, to show growth is linear:
-//   (a) one kernel with N distributed ops (N = 2500 and 10^4),
-//   (b) a program of K kernels of 100 ops each (K = 25 and 100).
+//   (a) one kernel with N distributed ops (N = 10^3 and 10^4),
+//   (b) a program of K kernels of 100 ops each (K = 10 and 100).
 // Prints a --time-passes style table per size and the time ratio between the
-// sizes (4x the work should cost ~4x). No assertions: this is a measurement.
+// sizes for the pipeline and for PTO emission (10x the work should cost ~10x;
+// emission time is the best of 3 runs). No assertions: this is a measurement.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -102,10 +103,17 @@ Result Measure(int kernels, int ops) {
   r.table = pos == std::string::npos ? l : l.substr(pos);
   std::vector<codegen::PtoModule> mods;
   DiagnosticEngine ediag(&ctx.sources());
-  auto t2 = Clock::now();
-  bool ok = codegen::EmitPto(ctx, *out, codegen::PtoOptions{}, &mods, ediag);
-  r.emit = std::chrono::duration<double>(Clock::now() - t2).count();
-  if (!ok) std::fputs(("emission failed:\n" + ediag.Render()).c_str(), stderr);
+  for (int rep = 0; rep < 3; ++rep) {
+    mods.clear();
+    auto t2 = Clock::now();
+    bool ok = codegen::EmitPto(ctx, *out, codegen::PtoOptions{}, &mods, ediag);
+    double t = std::chrono::duration<double>(Clock::now() - t2).count();
+    if (rep == 0 || t < r.emit) r.emit = t;
+    if (!ok) {
+      std::fputs(("emission failed:\n" + ediag.Render()).c_str(), stderr);
+      break;
+    }
+  }
   return r;
 }
 
@@ -125,7 +133,7 @@ void Compare(const char* what, int k1, int o1, int k2, int o2) {
 
 int main() {
   Measure(4, 100);  // warm-up: first-touch allocation and registry set-up
-  Compare("one kernel", 1, 2500, 1, 10000);
-  Compare("many kernels", 25, 100, 100, 100);
+  Compare("one kernel", 1, 1000, 1, 10000);
+  Compare("many kernels", 10, 100, 100, 100);
   return 0;
 }

@@ -29,7 +29,9 @@ const std::vector<PassInfo>& AllPasses() {
     add("convert-tensor-to-tile-ops",
         "kernels: tensor ops -> tile.load/tile.*/tile.store; pld.tensor.put/get/remote_store -> pld.tile.*",
         {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, CreateConvertTensorToTileOpsPass);
-    add("lower-composite-ops", "lower InCore collectives into put/get/notify/wait recipes", {}, {P::kCompositeOpsLowered}, {}, nullptr);
+    add("lower-composite-ops",
+        "kernels: pld.tensor.barrier / allreduce(mesh) -> notify/wait credit barriers + remote_load reductions",
+        {}, {P::kCompositeOpsLowered}, {}, CreateLowerCompositeOpsPass);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);
     add("infer-tile-memory-space", "give every kernel tile a memory space (from its consumers, default Vec)",

@@ -17,5 +17,6 @@ std::unique_ptr<Pass> CreateInferTileMemorySpacePass();
 std::unique_ptr<Pass> CreateExpandMixedKernelPass();
 std::unique_ptr<Pass> CreateMaterializeDistTensorCtxPass();
 std::unique_ptr<Pass> CreateInsertCommFencePass();
+std::unique_ptr<Pass> CreateLowerCompositeOpsPass();
 
 }  // namespace pypto::passes

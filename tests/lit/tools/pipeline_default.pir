@@ -4,8 +4,7 @@
 # reported on stderr (never skipped silently); exit code 0.
 # RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt %s --pipeline=default --verify-each --roundtrip-each 2> %t.err | FileCheck %s
 # RUN: FileCheck %s --check-prefix=WARN < %t.err
-# WARN:      warning: pipeline 'default': pass 'lower-composite-ops' is not implemented yet; skipped
-# WARN-NEXT: warning: pipeline 'default': pass 'lower-auto-vector-split' is not implemented yet; skipped
+# WARN:      warning: pipeline 'default': pass 'lower-auto-vector-split' is not implemented yet; skipped
 # WARN-NEXT: warning: pipeline 'default': pass 'synthesize-allreduce-signals' is not implemented yet; skipped
 # WARN-NEXT: warning: pipeline 'default': pass 'materialize-comm-domain-scopes' is not implemented yet; skipped
 # WARN-NEXT: warning: pipeline 'default': pass 'lower-host-tensor-collectives' is not implemented yet; skipped

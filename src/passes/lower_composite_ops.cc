@@ -1,0 +1,279 @@
+// lower-composite-ops: rewrites the composite collectives of kernels (InCore /
+// AIC / AIV bodies) into communication primitives (notify / wait / remote_load /
+// tile.load / tile.store), so the emitter only sees ops it has a recipe for.
+//
+// Every lowered call is replaced by a statement list that
+//  * sets up the communicator: ctx = pld.system.get_comm_ctx(target),
+//    nranks / my_rank (pld.system.nranks / rank) and their INDEX casts;
+//  * synchronises with the SELF-CLEARING CREDIT BARRIER on the call's signal:
+//    barrier(g): every rank adds 1 to its own cell [me, 0] on each peer, then
+//    waits until every peer's cell [src, 0] on itself is >= g (g = 1, 2, ...
+//    counts the barriers of this call); one epilogue at the very end subtracts
+//    the call's total credits N from each peer cell (a self-notify of -N), so
+//    the signal is all-zero again after the call and can be reused (inside
+//    loops, by the next collective);
+//  * re-binds the original result Var to the target (the collectives return it).
+//
+// Lowered today (the others stay as they are; the emitter reports them):
+//  * pld.tensor.barrier(sig): barrier g=1; epilogue -1.
+//  * pld.tensor.allreduce(target, sig, op=..., mode="mesh") with a static,
+//    fully valid target: the target is viewed as [1, N]; ready barrier g=1;
+//    chunks of C elements (C = 16 KiB / element size, shrunk to the smallest
+//    32-byte multiple >= N when the whole target is smaller): tile.load +
+//    fillpad of the own chunk, for each peer != me remote_load + fillpad +
+//    reduce (tile.add / maximum / minimum / mul), a per-chunk barrier
+//    g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of the valid
+//    part; epilogue -(1 + nchunks).
+// Host orchestrators and chip orchestrations are left alone (their collectives
+// are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
+// composite calls left that this pass knows how to lower).
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "pass_util.h"
+#include "pypto/ir/builder.h"
+#include "pypto/ir/comm.h"
+#include "pypto/ir/mutator.h"
+#include "pypto/ir/op_utils.h"
+#include "pypto/passes/passes.h"
+
+namespace pypto::passes {
+
+using namespace ir;
+
+namespace {
+
+constexpr int64_t kChunkBytes = 16 * 1024;
+
+AttrList EnumKw(std::string name, EnumKind k, int v) {
+  return AttrList{NamedAttr{std::move(name), Attr::Enum(k, v)}};
+}
+
+class CompositeLowerer : public IRMutator {
+ public:
+  CompositeLowerer(Context& ctx, DiagnosticEngine& diag) : IRMutator(ctx), b_(ctx), diag_(diag) {}
+
+  const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
+    if (auto* c = As<Call>(s->value))
+      if (const Stmt* r = Lower(*c, s->var, s->span)) return r;
+    return IRMutator::Mutate_AssignStmt(s);
+  }
+  const Stmt* Mutate_EvalStmt(const EvalStmt* s) override {
+    if (auto* c = As<Call>(s->expr))
+      if (const Stmt* r = Lower(*c, nullptr, s->span)) return r;
+    return IRMutator::Mutate_EvalStmt(s);
+  }
+
+  int lowered = 0;
+
+ private:
+  // ---- shared pieces ----
+  struct Comm {
+    const Expr* sig = nullptr;
+    size_t sig_rank = 2;
+    const Var* ctx = nullptr;
+    const Var* nranks_idx = nullptr;
+    const Var* me = nullptr;  // INDEX
+  };
+
+  Comm Setup(const Expr* target, const Expr* sig) {
+    Comm c;
+    c.sig = sig;
+    c.sig_rank = util::TensorTypeOf(sig)->rank();
+    c.ctx = b_.Assign("comm_ctx", b_.Op("pld.system.get_comm_ctx", {target}));
+    const Var* nr = b_.Assign("nranks", b_.Op("pld.system.nranks", {c.ctx}));
+    c.nranks_idx = b_.Assign("nranks_idx", b_.Cast(nr, DataType::kIndex));
+    const Var* me = b_.Assign("my_rank", b_.Op("pld.system.rank", {c.ctx}));
+    c.me = b_.Assign("my_rank_idx", b_.Cast(me, DataType::kIndex));
+    return c;
+  }
+
+  // The signal cell of rank r: [r, 0] (or [r] for a rank-1 signal).
+  const Expr* Cell(const Comm& c, const Expr* r) {
+    if (c.sig_rank == 1) return b_.Tuple({r});
+    return b_.Tuple({r, b_.Int(0)});
+  }
+
+  // `for v in range(nranks): if v != me: body(v)`.
+  void ForOthers(const Comm& c, const std::string& name, const std::function<void(const Var*)>& body) {
+    b_.For(name, b_.Int(0), c.nranks_idx, b_.Int(1), {},
+           [&](const Var* v, const std::vector<const IterArg*>&) {
+             b_.If(b_.Ne(v, c.me), [&] { body(v); });
+           });
+  }
+
+  void Notify(const Comm& c, const Expr* peer, const Expr* cell, const Expr* value) {
+    b_.Eval(b_.Op("pld.system.notify", {c.sig, peer, cell, value},
+                  EnumKw("op", EnumKind::kNotifyOp, static_cast<int>(NotifyOp::kAtomicAdd))));
+  }
+
+  // Credit barrier generation g (an INT32 expression).
+  void Barrier(const Comm& c, const Expr* g) {
+    ForOthers(c, "peer", [&](const Var* peer) {
+      Notify(c, peer, Cell(c, c.me), b_.Int(1, DataType::kInt32));
+    });
+    ForOthers(c, "src", [&](const Var* src) {
+      b_.Eval(b_.Op("pld.system.wait", {c.sig, Cell(c, src), g},
+                    EnumKw("cmp", EnumKind::kWaitCmp, static_cast<int>(WaitCmp::kGe))));
+    });
+  }
+
+  // Self-notify subtracting the call's `total` credits from every peer cell.
+  void Epilogue(const Comm& c, int64_t total) {
+    ForOthers(c, "reset_src", [&](const Var* src) {
+      Notify(c, c.me, Cell(c, src), b_.Int(-total, DataType::kInt32));
+    });
+  }
+
+  // ---- dispatch ----
+  const Stmt* Lower(const Call& call, const Var* result, Span span) {
+    std::string_view n = call.OpName();
+    if (!call.op || n.substr(0, 11) != "pld.tensor.") return nullptr;
+    b_.SetSpan(span);
+    const Expr* value = nullptr;
+    b_.Begin();
+    if (n == "pld.tensor.barrier") {
+      value = LowerBarrier(call);
+    } else if (n == "pld.tensor.allreduce") {
+      value = LowerAllreduce(call, span);
+    }
+    if (!value) {
+      b_.End();
+      return nullptr;
+    }
+    if (result && result != value) b_.AssignTo(result, value);
+    ++lowered;
+    return b_.End();
+  }
+
+  const Expr* LowerBarrier(const Call& call) {
+    const Expr* sig = call.args[0];
+    Comm c = Setup(sig, sig);
+    Barrier(c, b_.Int(1, DataType::kInt32));
+    Epilogue(c, 1);
+    return sig;
+  }
+
+  const Expr* LowerAllreduce(const Call& call, Span span) {
+    const Attr* mode = FindAttr(call.kwargs, "mode");
+    if (mode && mode->s != "mesh") {
+      diag_.Warning(span, fmt::format("pld.tensor.allreduce: mode=\"{}\" is not lowered by "
+                                      "lower-composite-ops yet; the call is kept",
+                                      mode->s));
+      return nullptr;
+    }
+    if (call.args.size() < 2) {
+      diag_.Warning(span, "pld.tensor.allreduce: an InCore allreduce needs an explicit signal to "
+                          "be lowered; the call is kept");
+      return nullptr;
+    }
+    const Expr* target = call.args[0];
+    const Expr* sig = call.args[1];
+    const TensorType* tt = util::TensorTypeOf(target);
+    const TensorType* st = util::TensorTypeOf(sig);
+    if (st->rank() == 2 && StaticInt(st->shape[1]) != std::optional<int64_t>(1)) {
+      diag_.Warning(span, "pld.tensor.allreduce: only an [NR] / [NR, 1] mesh signal is lowered; "
+                          "the call is kept");
+      return nullptr;
+    }
+    int64_t total = 1;
+    for (const Expr* d : tt->shape) {
+      auto v = StaticInt(d);
+      if (!v) {
+        diag_.Warning(span, "pld.tensor.allreduce: target with a dynamic shape is not lowered "
+                            "yet; the call is kept");
+        return nullptr;
+      }
+      total *= *v;
+    }
+    if (tt->view && !tt->view->valid_shape.empty()) {
+      diag_.Warning(span, "pld.tensor.allreduce: a partially valid target is not lowered yet; "
+                          "the call is kept");
+      return nullptr;
+    }
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
+                         : rop == ReduceOp::kMax ? "tile.maximum"
+                         : rop == ReduceOp::kMin ? "tile.minimum"
+                                                 : "tile.mul";
+    int64_t elem = DTypeBytes(tt->dtype);
+    int64_t chunk = kChunkBytes / elem;
+    if (total * elem < kChunkBytes) chunk = (total * elem + 31) / 32 * 32 / elem;
+    int64_t nchunks = (total + chunk - 1) / chunk;
+
+    Comm c = Setup(target, sig);
+    const Expr* t2 = target;
+    if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
+      t2 = b_.Assign("target_2d", b_.Op("tensor.view", {target, b_.IndexTuple({1, total})}));
+    Barrier(c, b_.Int(1, DataType::kInt32));
+    AttrList vec = EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
+    b_.For("col", b_.Int(0), b_.Int(total), b_.Int(chunk), {},
+           [&](const Var* col, const std::vector<const IterArg*>&) {
+             const Var* valid = b_.Assign("valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(total), col)));
+             const Expr* off = b_.Tuple({b_.Int(0), col});
+             const Expr* shape = b_.IndexTuple({1, chunk});
+             const Expr* vshape = b_.Tuple({b_.Int(1), valid});
+             const Var* own = b_.Assign("own", b_.Op("tile.load", {t2, off, shape, vshape}, vec));
+             const Var* acc0 = b_.Assign("acc", b_.Op("tile.fillpad_inplace", {own}));
+             auto loop = b_.For(
+                 "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"acc_it", acc0}},
+                 [&](const Var* peer, const std::vector<const IterArg*>& it) {
+                   auto r = b_.If(
+                       b_.Ne(peer, c.me),
+                       [&] {
+                         const Var* recv = b_.Assign(
+                             "recv", b_.Op("pld.tile.remote_load", {t2, peer, off, shape, vshape}));
+                         const Var* recvp = b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
+                         const Var* sum = b_.Assign("acc_next", b_.Op(reduce, {it[0], recvp}));
+                         b_.Yield({sum});
+                       },
+                       [&] { b_.Yield({it[0]}); }, {"acc_sel"});
+                   b_.Yield({r.results[0]});
+                 },
+                 ForKind::kRange, {"acc_all"});
+             // Every peer has read my chunk before it is overwritten.
+             Barrier(c, b_.Cast(b_.Add(b_.FloorDiv(col, b_.Int(chunk)), b_.Int(2)), DataType::kInt32));
+             const Var* res =
+                 b_.Assign("acc_valid", b_.Op("tile.set_validshape", {loop.results[0], b_.Int(1), valid}));
+             b_.Assign("stored", b_.Op("tile.store", {res, off, t2}));
+           });
+    Epilogue(c, 1 + nchunks);
+    return target;
+  }
+
+  IRBuilder b_;
+  DiagnosticEngine& diag_;
+};
+
+class LowerCompositeOpsPass : public Pass {
+ public:
+  const Program* Run(Context& ctx, const Program& prog, DiagnosticEngine& diag) override {
+    std::vector<const Function*> out;
+    bool changed = false;
+    for (const Function* f : prog.functions) {
+      if (!f->IsKernel()) {
+        out.push_back(f);
+        continue;
+      }
+      CompositeLowerer lw(ctx, diag);
+      const Stmt* body = lw.MutateStmt(f->body);
+      if (body == f->body) {
+        out.push_back(f);
+        continue;
+      }
+      changed = true;
+      Function* nf = util::CloneFunction(ctx, *f);
+      nf->body = body;
+      out.push_back(nf);
+    }
+    return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateLowerCompositeOpsPass() { return std::make_unique<LowerCompositeOpsPass>(); }
+
+}  // namespace pypto::passes

@@ -31,7 +31,7 @@ const std::vector<PassInfo>& AllPasses() {
         {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, CreateConvertTensorToTileOpsPass);
     add("lower-composite-ops",
         "kernels: pld.tensor.barrier / allreduce(mesh) -> notify/wait credit barriers + remote_load reductions",
-        {}, {P::kCompositeOpsLowered}, {}, CreateLowerCompositeOpsPass);
+        {}, {P::kCompositeOpsLowered}, {P::kTileMemoryInferred}, CreateLowerCompositeOpsPass);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);
     add("infer-tile-memory-space", "give every kernel tile a memory space (from its consumers, default Vec)",

@@ -79,11 +79,15 @@ void AppendUtf8(std::string& out, uint32_t cp) {
 class Lexer {
  public:
   Lexer(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
-        std::vector<Token>* out)
-      : s_(text), file_(file), line_offset_(line_offset), diag_(diag), out_(out) {}
+        std::vector<Token>* out, std::deque<std::string>* strings)
+      : s_(text), file_(file), line_offset_(line_offset), diag_(diag), out_(out),
+        strings_(strings) {}
 
   bool Run() {
     if (!CheckUtf8()) return false;
+    // IR text averages over two bytes per token; reserving up front avoids the
+    // copies (and the doubled peak) of growing a large vector.
+    out_->reserve(out_->size() + s_.size() / 2 + 16);
     indents_.push_back("");
     while (!fatal_ && pos_ < s_.size()) Step();
     if (fatal_) return false;
@@ -447,7 +451,7 @@ class Lexer {
     Token t;
     t.kind = Tok::kString;
     t.text = s_.substr(start, pos_ - start);
-    t.str = std::move(val);
+    t.str = strings_->emplace_back(std::move(val));
     t.span = open;
     out_->push_back(std::move(t));
   }
@@ -457,12 +461,21 @@ class Lexer {
     static constexpr std::string_view kOps2[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=",
                                                  "->", ":=", "+=", "-=", "*=", "/=", "%=", "&=",
                                                  "|=", "^=", "@="};
-    std::string_view rest = s_.substr(pos_);
-    for (std::string_view op : kOps3)
-      if (rest.substr(0, 3) == op) return EmitOp(3);
-    for (std::string_view op : kOps2)
-      if (rest.substr(0, 2) == op) return EmitOp(2);
+    // Inline byte compare: most operators fail on the first byte, and a libc
+    // memcmp call per candidate dominated lexing.
+    auto at = [&](std::string_view op) {
+      if (pos_ + op.size() > s_.size()) return false;
+      for (size_t k = 0; k < op.size(); ++k)
+        if (s_[pos_ + k] != op[k]) return false;
+      return true;
+    };
     char c = s_[pos_];
+    if (c != '(' && c != ')' && c != '[' && c != ']' && c != ',') {
+      for (std::string_view op : kOps3)
+        if (at(op)) return EmitOp(3);
+      for (std::string_view op : kOps2)
+        if (at(op)) return EmitOp(2);
+    }
     switch (c) {
       case '(': case '[': case '{': {
         Span sp = SpanAt(pos_, 1);
@@ -513,6 +526,7 @@ class Lexer {
   int line_offset_;
   DiagnosticEngine& diag_;
   std::vector<Token>* out_;
+  std::deque<std::string>* strings_;
   size_t pos_ = 0;
   size_t line_start_ = 0;
   int line_ = 1;
@@ -527,8 +541,8 @@ class Lexer {
 }  // namespace
 
 bool Lex(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
-         std::vector<Token>* out) {
-  Lexer lx(text, file, line_offset, diag, out);
+         std::vector<Token>* out, std::deque<std::string>* strings) {
+  Lexer lx(text, file, line_offset, diag, out, strings);
   return lx.Run();
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,15 +24,19 @@ enum class Tok : uint8_t {
   kName, kInt, kFloat, kString, kOp, kNewline, kIndent, kDedent, kEof,
 };
 
+// Kept small (64 bytes): a file's whole token stream is held while its syntax
+// tree is built. Decoded string values live in the Lex caller's string store.
 struct Token {
   Tok kind = Tok::kEof;
-  std::string_view text;  // source text (for kOp: the operator; kString: raw)
-  std::string str;        // kString: decoded value
-  uint64_t ival = 0;      // kInt
   bool int_overflow = false;
   bool fstring = false;   // kString written f"..." (kept verbatim, rejected if used)
-  double fval = 0;        // kFloat
   Span span;
+  std::string_view text;  // source text (for kOp: the operator; kString: raw)
+  std::string_view str;   // kString: decoded value (in the Lex caller's `strings`)
+  union {
+    uint64_t ival = 0;    // kInt
+    double fval;          // kFloat
+  };
 
   bool Is(Tok k) const { return kind == k; }
   bool IsOp(std::string_view op) const { return kind == Tok::kOp && text == op; }
@@ -39,9 +44,11 @@ struct Token {
 };
 
 // Tokenizes `text` (file id `file` in the SourceManager; `line_offset` is added
-// to every line). Returns false when any error was reported.
+// to every line). Decoded string literal values are stored in `strings` (tokens
+// point into it, so it must outlive them). Returns false when any error was
+// reported.
 bool Lex(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
-         std::vector<Token>* out);
+         std::vector<Token>* out, std::deque<std::string>* strings);
 
 std::string_view TokKindName(Tok k);
 

@@ -35,7 +35,8 @@ const Program* Lowerer::Run(const std::vector<PyStmt*>& module, const std::strin
   for (const auto& [name, value] : opts_.constants) {
     int32_t f = ctx_.sources().AddFile("<constant " + name + ">", value);
     std::vector<Token> toks;
-    if (!Lex(ctx_.sources().FileText(f), f, 0, diag_, &toks)) continue;
+    std::deque<std::string> strings;
+    if (!Lex(ctx_.sources().FileText(f), f, 0, diag_, &toks, &strings)) continue;
     PyExpr* e = ParseSingleExpr(toks, pool, diag_);
     if (!e) continue;
     if (auto v = EvalConst(e, true)) consts_[name] = *v;
@@ -308,11 +309,16 @@ const Program* ParseProgram(Context& ctx, std::string_view text, const std::stri
   int32_t file = ctx.sources().AddFile(filename, std::move(stored));
   if (!diag.sources()) diag.set_sources(&ctx.sources());
   int errors_before = diag.ErrorCount();
-  std::vector<parser::Token> toks;
-  if (!parser::Lex(ctx.sources().FileText(file), file, 0, diag, &toks)) return nullptr;
   parser::AstPool pool;
   std::vector<parser::PyStmt*> module;
-  if (!parser::ParseModule(toks, pool, diag, &module)) return nullptr;
+  {
+    // The token stream is dropped before lowering: the syntax tree copies what
+    // it needs, so peak memory holds tokens or IR, never both.
+    std::vector<parser::Token> toks;
+    std::deque<std::string> strings;
+    if (!parser::Lex(ctx.sources().FileText(file), file, 0, diag, &toks, &strings)) return nullptr;
+    if (!parser::ParseModule(toks, pool, diag, &module)) return nullptr;
+  }
   std::string stem = filename;
   size_t slash = stem.find_last_of("/\\");
   if (slash != std::string::npos) stem = stem.substr(slash + 1);

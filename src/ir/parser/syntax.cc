@@ -12,14 +12,19 @@
 namespace pypto::ir::parser {
 
 std::string DottedName(const PyExpr* e) {
-  std::vector<const PyExpr*> chain;
-  while (e && e->kind == EK::kAttr) {
-    chain.push_back(e);
-    e = e->a;
+  // Sized first, then filled back to front: one allocation (none for short names).
+  size_t len = 0;
+  const PyExpr* x = e;
+  for (; x && x->kind == EK::kAttr; x = x->a) len += x->str.size() + 1;
+  if (!x || x->kind != EK::kName) return "";
+  len += x->str.size();
+  std::string s(len, '.');
+  for (x = e; x->kind == EK::kAttr; x = x->a) {
+    len -= x->str.size();
+    s.replace(len, x->str.size(), x->str);
+    --len;
   }
-  if (!e || e->kind != EK::kName) return "";
-  std::string s = e->str;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) s += "." + (*it)->str;
+  s.replace(0, x->str.size(), x->str);
   return s;
 }
 
@@ -541,6 +546,7 @@ class SyntaxParser {
   PyExpr* LeftAssoc(std::initializer_list<std::string_view> ops, Sub sub) {
     PyExpr* e = (this->*sub)();
     for (;;) {
+      if (!Peek().Is(Tok::kOp)) return e;
       std::string_view found;
       for (std::string_view o : ops)
         if (Peek().IsOp(o)) found = o;

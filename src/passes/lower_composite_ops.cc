@@ -24,6 +24,18 @@
 //    reduce (tile.add / maximum / minimum / mul), a per-chunk barrier
 //    g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of the valid
 //    part; epilogue -(1 + nchunks).
+//  * pld.tensor.broadcast(target, sig, root=R), static shape: barrier 1; every
+//    rank but R pld.tile.get's R's target through a [prod(leading), last]
+//    staging tile; barrier 2 (R's target may be overwritten after the call);
+//    epilogue -2. (R does not copy onto itself: that would be a racy self-write
+//    of the data the others are reading.)
+//  * pld.tensor.allgather / all_to_all with a static row size: pld.tile.put of
+//    the input row (allgather) / row d (all_to_all) into row my_rank of rank d's
+//    target for every d (own included) via a [1, SIZE] staging tile; barrier 1;
+//    epilogue -1.
+// Not lowered (kept, with a warning where the op is recognised): allreduce
+// mode="ring", allreduce without a signal / with a dynamic shape / a partially
+// valid target, reduce_scatter, all_to_all_v.
 // Host orchestrators and chip orchestrations are left alone (their collectives
 // are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
 // composite calls left that this pass knows how to lower).
@@ -137,6 +149,10 @@ class CompositeLowerer : public IRMutator {
       value = LowerBarrier(call);
     } else if (n == "pld.tensor.allreduce") {
       value = LowerAllreduce(call, span);
+    } else if (n == "pld.tensor.broadcast") {
+      value = LowerBroadcast(call, span);
+    } else if (n == "pld.tensor.allgather" || n == "pld.tensor.all_to_all") {
+      value = LowerGatherLike(call, span, n == "pld.tensor.all_to_all");
     }
     if (!value) {
       b_.End();
@@ -240,6 +256,87 @@ class CompositeLowerer : public IRMutator {
              b_.Assign("stored", b_.Op("tile.store", {res, off, t2}));
            });
     Epilogue(c, 1 + nchunks);
+    return target;
+  }
+
+  // Static extents of a tensor, or nullopt (with a warning naming `what`).
+  std::optional<std::vector<int64_t>> StaticShape(const Expr* e, Span span, std::string_view op,
+                                                  std::string_view what) {
+    std::vector<int64_t> dims;
+    for (const Expr* d : util::TensorTypeOf(e)->shape) {
+      auto v = StaticInt(d);
+      if (!v) {
+        diag_.Warning(span, fmt::format("{}: '{}' has a dynamic shape, which is not lowered yet; "
+                                        "the call is kept",
+                                        op, what));
+        return std::nullopt;
+      }
+      dims.push_back(*v);
+    }
+    return dims;
+  }
+
+  const Var* StageTile(std::string name, int64_t rows, int64_t cols, DataType dt) {
+    AttrList kw{{"dtype", Attr::DType(dt)},
+                {"target_memory", Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec))}};
+    return b_.Assign(std::move(name), b_.Op("tile.create", {b_.IndexTuple({rows, cols})}, kw));
+  }
+
+  // broadcast(target, sig, root=R): barrier 1 (the root's data is ready); every
+  // rank but the root copies the root's target into its own through a staging
+  // tile (pld.tile.get); barrier 2 (every rank has read the root's target, so the
+  // root may overwrite it after the call); epilogue -2.
+  const Expr* LowerBroadcast(const Call& call, Span span) {
+    const Expr* target = call.args[0];
+    const Expr* sig = call.args[1];
+    auto dims = StaticShape(target, span, "pld.tensor.broadcast", "target");
+    if (!dims) return nullptr;
+    int64_t rows = 1;
+    for (size_t i = 0; i + 1 < dims->size(); ++i) rows *= (*dims)[i];
+    int64_t cols = dims->back();
+    const Attr* root = FindAttr(call.kwargs, "root");
+    int64_t r = root ? root->i : 0;
+    Comm c = Setup(target, sig);
+    Barrier(c, b_.Int(1, DataType::kInt32));
+    const Var* stage = StageTile("bc_stage", rows, cols, util::TensorTypeOf(target)->dtype);
+    b_.If(b_.Ne(c.me, b_.Int(r)), [&] {
+      b_.Eval(b_.Op("pld.tile.get", {target, b_.Int(r, DataType::kInt32), target, stage}));
+    });
+    Barrier(c, b_.Int(2, DataType::kInt32));
+    Epilogue(c, 2);
+    return target;
+  }
+
+  // allgather(input [1, SIZE], target [NR, SIZE], sig): put the input into row
+  // my_rank of every rank's target (own included); barrier 1; epilogue -1.
+  // all_to_all(input [NR, SIZE], ...): row d of the input goes to row my_rank of
+  // rank d's target; same barrier.
+  const Expr* LowerGatherLike(const Call& call, Span span, bool all_to_all) {
+    std::string_view op = all_to_all ? "pld.tensor.all_to_all" : "pld.tensor.allgather";
+    const Expr* input = call.args[0];
+    const Expr* target = call.args[1];
+    const Expr* sig = call.args[2];
+    const TensorType* tt = util::TensorTypeOf(target);
+    if (tt->rank() != 2) return nullptr;
+    auto size = StaticInt(tt->shape[1]);
+    if (!size) {
+      diag_.Warning(span, fmt::format("{}: 'target' has a dynamic row size, which is not lowered "
+                                      "yet; the call is kept",
+                                      op));
+      return nullptr;
+    }
+    Comm c = Setup(target, sig);
+    const Var* stage = StageTile(all_to_all ? "aa_stage" : "ag_stage", 1, *size, tt->dtype);
+    b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
+           [&](const Var* dest, const std::vector<const IterArg*>&) {
+             const Expr* src_off = all_to_all ? b_.Tuple({dest, b_.Int(0)}) : b_.IndexTuple({0, 0});
+             b_.Eval(b_.Op("pld.tile.put",
+                           {target, dest, input, stage, b_.Tuple({c.me, b_.Int(0)}), src_off,
+                            b_.IndexTuple({1, *size})},
+                           EnumKw("atomic", EnumKind::kAtomicType, 0)));
+           });
+    Barrier(c, b_.Int(1, DataType::kInt32));
+    Epilogue(c, 1);
     return target;
   }
 

@@ -1,6 +1,6 @@
 """Differential runner for the lower-composite-ops lit tests.
 
-Instantiates a program template (@N@, @DT@, @OP@, @ROWS@ placeholders), lowers it
+Instantiates a program template (@N@, @DT@, @OP@, ... placeholders), lowers it
 with pypto-opt, then for every rank count P runs BOTH the original program (the
 executor runs the composite collective as a whole operation) and the lowered one
 (notify/wait/remote_load primitives) with --check-signals --detect-races (and
@@ -9,7 +9,8 @@ numpy oracle. Prints one line per run; exits 1 on any mismatch or run failure.
 
   run_collective.py KIND TEMPLATE OUTDIR --n N --dtype FP32 --op Sum
                     --ranks 1,2,3,4,8 [--passes P | --pipeline NAME] [--seeds 1,2]
-KIND: allreduce | barrier
+KIND: allreduce | barrier | broadcast | allgather | all_to_all
+(placeholders @KIND@, @ROOT@ = P - 1, @XROWS@ = NR for all_to_all else 1)
 """
 import argparse
 import os
@@ -40,26 +41,38 @@ def main():
     ap.add_argument("--seeds", default="")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
-    text = open(a.template).read()
-    text = text.replace("@N@", str(a.n)).replace("@DT@", a.dtype).replace("@OP@", a.op)
-    src = os.path.join(a.outdir, "prog.pir")
-    open(src, "w").write(text)
-    low = os.path.join(a.outdir, "lowered.pir")
-    opt = ["pypto-opt", src, "--verify-each", "--roundtrip-each", "-o", low]
-    opt += ["--pipeline=" + a.pipeline] if a.pipeline else ["--passes=" + a.passes]
-    rc, out = run(opt)
-    if rc != 0:
-        print("pypto-opt FAILED (%d):\n%s" % (rc, out))
-        return 1
-    lowered_text = open(low).read()
-    if "pld.tensor." + a.kind + "(" in lowered_text:
-        print("NOT LOWERED: pld.tensor.%s still present" % a.kind)
-        return 1
+    template = open(a.template).read()
+    lowered = {}
+
+    def instantiate(P):
+        # Programs with a @ROOT@ placeholder are instantiated per P (root = P - 1).
+        key = P if "@ROOT@" in template else 0
+        if key in lowered:
+            return lowered[key]
+        text = template.replace("@N@", str(a.n)).replace("@DT@", a.dtype).replace("@OP@", a.op)
+        text = text.replace("@KIND@", a.kind).replace("@ROOT@", str(max(P - 1, 0)))
+        text = text.replace("@XROWS@", "NR" if a.kind == "all_to_all" else "1")
+        src = os.path.join(a.outdir, "prog%d.pir" % key)
+        open(src, "w").write(text)
+        low = os.path.join(a.outdir, "lowered%d.pir" % key)
+        opt = ["pypto-opt", src, "--verify-each", "--roundtrip-each", "-o", low]
+        opt += ["--pipeline=" + a.pipeline] if a.pipeline else ["--passes=" + a.passes]
+        rc, out = run(opt)
+        if rc != 0:
+            print("pypto-opt FAILED (%d):\n%s" % (rc, out))
+            sys.exit(1)
+        if "pld.tensor." + a.kind + "(" in open(low).read():
+            print("NOT LOWERED: pld.tensor.%s still present" % a.kind)
+            sys.exit(1)
+        lowered[key] = (src, low)
+        return lowered[key]
+
     failures = 0
     schedules = [[]] + [["--schedule=random:" + s] for s in a.seeds.split(",") if s]
     for P in [int(p) for p in a.ranks.split(",")]:
         rng = np.random.default_rng(1000 * P + a.n)
         dt = NP[a.dtype]
+        src, low = instantiate(P)
         if a.kind == "allreduce":
             if a.op == "Prod":
                 x = rng.choice([-2.0, -1.0, 1.0, 2.0], size=(P, 1, a.n)).astype(dt)
@@ -68,9 +81,18 @@ def main():
                 x = rng.integers(-8, 9, size=(P, 1, a.n)).astype(dt)
             red = {"Sum": np.sum, "Max": np.max, "Min": np.min, "Prod": np.prod}[a.op]
             ref = np.broadcast_to(red(x.astype(np.float64), axis=0), x.shape).astype(dt)
-        else:  # barrier: y[r] = x[(r + 1) % P], read after the barrier
+        elif a.kind == "barrier":  # y[r] = x[(r + 1) % P], read after the barrier
             x = rng.integers(-8, 9, size=(P, 1, a.n)).astype(dt)
             ref = np.roll(x, -1, axis=0)
+        elif a.kind == "broadcast":  # y[r] = x[root], root = P - 1
+            x = rng.integers(-8, 9, size=(P, 1, a.n)).astype(dt)
+            ref = np.broadcast_to(x[P - 1], x.shape).copy()
+        elif a.kind == "allgather":  # y[r] = the stack of every rank's row
+            x = rng.integers(-8, 9, size=(P, 1, a.n)).astype(dt)
+            ref = np.broadcast_to(x[:, 0, :], (P, P, a.n)).copy()
+        else:  # all_to_all: y[r][s] = x[s][r]
+            x = rng.integers(-8, 9, size=(P, P, a.n)).astype(dt)
+            ref = x.transpose(1, 0, 2).copy()
         xin = os.path.join(a.outdir, "x%d.npy" % P)
         np.save(xin, x)
         for label, prog in (("before", src), ("after", low)):

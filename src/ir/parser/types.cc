@@ -151,6 +151,18 @@ namespace {
 struct ShapeParse {
   Lowerer* lw;
   bool ok = true;
+  // A bare unknown name used as a dimension in a type annotation declares a
+  // dynamic dim, as upstream's text parser does (`pl.Tensor[[1, N], ...]` with N
+  // never assigned means N = pl.dynamic("N")). Only in annotations: an unknown
+  // name in a statement stays an error so typos are caught.
+  void DeclareImplicitDim(const PyExpr* d) {
+    if (d->kind != EK::kName || lw->scope_.count(d->str) || lw->consts_.count(d->str) ||
+        lw->func_index_.count(d->str) || lw->non_const_globals_.count(d->str))
+      return;
+    for (const Var* v : lw->dyn_dims_)
+      if (v->name_hint == d->str) return;
+    lw->dyn_dims_.push_back(lw->ctx_.NewVar(d->str, lw->ctx_.Scalar(DataType::kIndex), d->span));
+  }
   std::vector<const Expr*> Shape(const PyExpr* e, const char* what) {
     std::vector<const Expr*> dims;
     if (e->kind == EK::kName && lw->consts_.count(e->str) &&
@@ -168,6 +180,7 @@ struct ShapeParse {
       return dims;
     }
     for (const PyExpr* d : e->items) {
+      DeclareImplicitDim(d);
       const Expr* x = lw->LowerScalar(d, "dimension");
       if (!x) ok = false;
       dims.push_back(x);

@@ -5,14 +5,7 @@
 # Checked: an 8x32 staging tile, offset partition views on both sides and the
 # tput/barrier/cacheinvalid/fence sequence; verify/round trip; exact results on
 # P = 2 and 4 for the source program.
-# XFAIL: *
-# Bug (executor, src/sim/semantics/distributed.cc Copy via Exec::Arg): running
-# the --pipeline=default output fails because the 7-argument form
-# pld.tile.put(dst, peer, src, stage, dst_offsets, src_offsets, shape) (no
-# stage2) is read by declared argument position, so 'shape' is not found:
-#   pypto-run %t.d/lowered.pir --ranks 2 ... ->
-#   lowered.pir:16:9: error: pld.tile.put: dst_offsets, src_offsets and shape go together (on rank 0 or 1, whichever fails first)
-# Every RUN line before the lowered runs passes; remove XFAIL once fixed.
+# Also exact results for the --pipeline=default output (7-argument pld.tile.put).
 # RUN: rm -rf %t.d && mkdir -p %t.d
 # RUN: pypto-opt %s --pipeline=default --emit=pto | FileCheck %s
 # RUN: pypto-opt %s --pipeline=default --verify-each --roundtrip-each > /dev/null

@@ -33,9 +33,12 @@
 //    the input row (allgather) / row d (all_to_all) into row my_rank of rank d's
 //    target for every d (own included) via a [1, SIZE] staging tile; barrier 1;
 //    epilogue -1.
+//  * pld.tensor.reduce_scatter(target [NR, SIZE], sig) (Sum), static SIZE:
+//    barrier 1; row my_rank summed over every rank (tile.load + remote_load +
+//    tile.add); barrier 2; tile.store into row my_rank; epilogue -2.
 // Not lowered (kept, with a warning where the op is recognised): allreduce
 // mode="ring", allreduce without a signal / with a dynamic shape / a partially
-// valid target, reduce_scatter, all_to_all_v.
+// valid target, all_to_all_v.
 // Host orchestrators and chip orchestrations are left alone (their collectives
 // are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
 // composite calls left that this pass knows how to lower).
@@ -151,6 +154,8 @@ class CompositeLowerer : public IRMutator {
       value = LowerAllreduce(call, span);
     } else if (n == "pld.tensor.broadcast") {
       value = LowerBroadcast(call, span);
+    } else if (n == "pld.tensor.reduce_scatter") {
+      value = LowerReduceScatter(call, span);
     } else if (n == "pld.tensor.allgather" || n == "pld.tensor.all_to_all") {
       value = LowerGatherLike(call, span, n == "pld.tensor.all_to_all");
     }
@@ -303,6 +308,45 @@ class CompositeLowerer : public IRMutator {
       b_.Eval(b_.Op("pld.tile.get", {target, b_.Int(r, DataType::kInt32), target, stage}));
     });
     Barrier(c, b_.Int(2, DataType::kInt32));
+    Epilogue(c, 2);
+    return target;
+  }
+
+  // reduce_scatter(target [NR, SIZE], sig) (Sum): barrier 1; acc = own row
+  // my_rank + row my_rank of every peer's target (remote_load); barrier 2 (every
+  // peer has read my rows); store acc into row my_rank; epilogue -2.
+  const Expr* LowerReduceScatter(const Call& call, Span span) {
+    const Expr* target = call.args[0];
+    const Expr* sig = call.args[1];
+    const TensorType* tt = util::TensorTypeOf(target);
+    if (tt->rank() != 2) return nullptr;
+    auto size = StaticInt(tt->shape[1]);
+    if (!size) {
+      diag_.Warning(span, "pld.tensor.reduce_scatter: 'target' has a dynamic row size, which is "
+                          "not lowered yet; the call is kept");
+      return nullptr;
+    }
+    Comm c = Setup(target, sig);
+    Barrier(c, b_.Int(1, DataType::kInt32));
+    const Expr* off = b_.Tuple({c.me, b_.Int(0)});
+    const Expr* shape = b_.IndexTuple({1, *size});
+    AttrList vec = EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
+    const Var* own = b_.Assign("rs_acc", b_.Op("tile.load", {target, off, shape}, vec));
+    auto loop = b_.For(
+        "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
+        [&](const Var* peer, const std::vector<const IterArg*>& it) {
+          auto r = b_.If(
+              b_.Ne(peer, c.me),
+              [&] {
+                const Var* recv = b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
+                b_.Yield({b_.Assign("rs_sum", b_.Op("tile.add", {it[0], recv}))});
+              },
+              [&] { b_.Yield({it[0]}); }, {"rs_sel"});
+          b_.Yield({r.results[0]});
+        },
+        ForKind::kRange, {"rs_total"});
+    Barrier(c, b_.Int(2, DataType::kInt32));
+    b_.Assign("rs_stored", b_.Op("tile.store", {loop.results[0], off, target}));
     Epilogue(c, 2);
     return target;
   }

@@ -9,7 +9,7 @@ numpy oracle. Prints one line per run; exits 1 on any mismatch or run failure.
 
   run_collective.py KIND TEMPLATE OUTDIR --n N --dtype FP32 --op Sum
                     --ranks 1,2,3,4,8 [--passes P | --pipeline NAME] [--seeds 1,2]
-KIND: allreduce | barrier | broadcast | allgather | all_to_all
+KIND: allreduce | barrier | broadcast | allgather | all_to_all | reduce_scatter
 (placeholders @KIND@, @ROOT@ = P - 1, @XROWS@ = NR for all_to_all else 1)
 """
 import argparse
@@ -51,7 +51,7 @@ def main():
             return lowered[key]
         text = template.replace("@N@", str(a.n)).replace("@DT@", a.dtype).replace("@OP@", a.op)
         text = text.replace("@KIND@", a.kind).replace("@ROOT@", str(max(P - 1, 0)))
-        text = text.replace("@XROWS@", "NR" if a.kind == "all_to_all" else "1")
+        text = text.replace("@XROWS@", "NR" if a.kind in ("all_to_all", "reduce_scatter") else "1")
         src = os.path.join(a.outdir, "prog%d.pir" % key)
         open(src, "w").write(text)
         low = os.path.join(a.outdir, "lowered%d.pir" % key)
@@ -90,6 +90,9 @@ def main():
         elif a.kind == "allgather":  # y[r] = the stack of every rank's row
             x = rng.integers(-8, 9, size=(P, 1, a.n)).astype(dt)
             ref = np.broadcast_to(x[:, 0, :], (P, P, a.n)).copy()
+        elif a.kind == "reduce_scatter":  # y[r] = sum over s of x[s][r]
+            x = rng.integers(-8, 9, size=(P, P, a.n)).astype(dt)
+            ref = x.astype(np.float64).sum(axis=0).reshape(P, 1, a.n).astype(dt)
         else:  # all_to_all: y[r][s] = x[s][r]
             x = rng.integers(-8, 9, size=(P, P, a.n)).astype(dt)
             ref = x.transpose(1, 0, 2).copy()

@@ -21,6 +21,17 @@
 # DIFF-DAG: after P=8 --schedule=random:{{[0-9]+}}: OK
 # DIFF: FAILURES 0
 
+# The PTO emitter accepts the lowered barrier (default pipeline):
+# RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=EMIT
+# EMIT-LABEL: func.func @kernel(
+# EMIT: scf.for %peer =
+# EMIT: pto.comm.tnotify(%sig_peer_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
+# EMIT: scf.for %src =
+# EMIT: pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
+# EMIT: scf.for %reset_src =
+# EMIT: pto.comm.tnotify(%sig_peer_pview_1, %cn1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
+# EMIT-LABEL: func.func @kernel_1d(
+
 # CHECK-LABEL: def kernel(
 # CHECK: comm_ctx: pld.CommCtx = pld.system.get_comm_ctx(sig)
 # CHECK-NEXT: nranks: pl.Scalar[pl.INT32] = pld.system.nranks(comm_ctx)

@@ -28,6 +28,19 @@
 # DIFF-DAG: after P=8 parallel: OK
 # DIFF: FAILURES 0
 
+# The PTO emitter accepts all three (default pipeline):
+# RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=EMIT
+# EMIT-LABEL: func.func @bcast(
+# EMIT: pto.comm.twait(%sig_local_pview, %c1_i32 : {{.*}}) {cmp = #pto<wait_cmp ge>}
+# EMIT: pto.comm.tget(%data_local_pview, %data_peer_pview, buf(%bc_stage)
+# EMIT: pto.comm.twait(%sig_local_pview_1, %c2_i32 : {{.*}}) {cmp = #pto<wait_cmp ge>}
+# EMIT: pto.comm.tnotify(%sig_peer_pview_2, %cn2_i32 : {{.*}}) {notifyOp = #pto<notify_op atomic_add>}
+# EMIT-LABEL: func.func @gather(
+# EMIT: pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%ag_stage)
+# EMIT: pto.comm.tnotify(%sig_peer_pview_1, %cn1_i32 : !pto.partition_tensor_view<1xi32>, i32)
+# EMIT-LABEL: func.func @exchange(
+# EMIT: pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aa_stage)
+
 # CHECK-LABEL: def bcast(
 # CHECK: comm_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
 # CHECK: pld.system.wait(sig, [src, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)

@@ -36,14 +36,17 @@
 //  * pld.tensor.reduce_scatter(target [NR, SIZE], sig) (Sum), static SIZE:
 //    barrier 1; row my_rank summed over every rank (tile.load + remote_load +
 //    tile.add); barrier 2; tile.store into row my_rank; epilogue -2.
+//  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
+//    and a static target: TPUT push model (see LowerRingAllreduce).
 // Not lowered (kept, with a warning where the op is recognised): allreduce
-// mode="ring", allreduce without a signal / with a dynamic shape / a partially
+// without a signal / with a dynamic shape / a partially
 // valid target, all_to_all_v.
 // Host orchestrators and chip orchestrations are left alone (their collectives
 // are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
 // composite calls left that this pass knows how to lower).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "pass_util.h"
@@ -178,6 +181,7 @@ class CompositeLowerer : public IRMutator {
 
   const Expr* LowerAllreduce(const Call& call, Span span) {
     const Attr* mode = FindAttr(call.kwargs, "mode");
+    if (mode && mode->s == "ring") return LowerRingAllreduce(call, span);
     if (mode && mode->s != "mesh") {
       diag_.Warning(span, fmt::format("pld.tensor.allreduce: mode=\"{}\" is not lowered by "
                                       "lower-composite-ops yet; the call is kept",
@@ -261,6 +265,140 @@ class CompositeLowerer : public IRMutator {
              b_.Assign("stored", b_.Op("tile.store", {res, off, t2}));
            });
     Epilogue(c, 1 + nchunks);
+    return target;
+  }
+
+  // Ring allreduce, TPUT push model. Signal [2*(NR-1), NR] with NR static (its
+  // column count); target viewed as [1, SIZE] split into NR balanced segments
+  // [floor(i*SIZE/NR), floor((i+1)*SIZE/NR)). Round row k (reduce-scatter k =
+  // 0..NR-2, allgather k = NR-1..2NR-3): rank r pushes segment a to its right
+  // neighbour's target (pld.tile.put) and receives segment b = a-1 from the left
+  // one, in K subchunks of <= C elements. Per subchunk: (RS only) read the own
+  // value of b; ready barrier on the row (>= 2j+1: the right neighbour has read
+  // its own value); push; push-done barrier (>= 2j+2); (RS only) reduce the
+  // received value with the own one and store it. Every row gets 2K credits per
+  // peer; the epilogue subtracts them from every row.
+  const Expr* LowerRingAllreduce(const Call& call, Span span) {
+    auto keep = [&](std::string why) -> const Expr* {
+      diag_.Warning(span, fmt::format("pld.tensor.allreduce: mode=\"ring\" {}; the call is kept", why));
+      return nullptr;
+    };
+    if (call.args.size() < 2) return keep("needs an explicit [2*(NR-1), NR] signal");
+    const Expr* target = call.args[0];
+    const Expr* sig = call.args[1];
+    const TensorType* tt = util::TensorTypeOf(target);
+    const TensorType* st = util::TensorTypeOf(sig);
+    if (st->rank() != 2) return keep("needs a rank-2 [2*(NR-1), NR] signal");
+    auto nr = StaticInt(st->shape[1]);
+    auto rows = StaticInt(st->shape[0]);
+    if (!nr || !rows || *nr < 1 || *rows < 2 * (*nr - 1))
+      return keep("needs a static [2*(NR-1), NR] signal");
+    if (tt->view && !tt->view->valid_shape.empty()) return keep("with a partially valid target is not lowered yet");
+    int64_t total = 1;
+    for (const Expr* d : tt->shape) {
+      auto v = StaticInt(d);
+      if (!v) return keep("with a dynamic target shape is not lowered yet");
+      total *= *v;
+    }
+    const int64_t NR = *nr;
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
+                         : rop == ReduceOp::kMax ? "tile.maximum"
+                         : rop == ReduceOp::kMin ? "tile.minimum"
+                                                 : "tile.mul";
+    int64_t elem = DTypeBytes(tt->dtype);
+    int64_t maxlen = (total + NR - 1) / NR;
+    int64_t chunk = kChunkBytes / elem;
+    if (maxlen * elem < kChunkBytes) chunk = std::max<int64_t>((maxlen * elem + 31) / 32 * 32 / elem, 1);
+    int64_t K = (maxlen + chunk - 1) / chunk;
+
+    Comm c = Setup(target, sig);
+    const Expr* t2 = target;
+    if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
+      t2 = b_.Assign("target_2d", b_.Op("tensor.view", {target, b_.IndexTuple({1, total})}));
+    const Var* right = b_.Assign("right", b_.FloorMod(b_.Add(c.me, b_.Int(1)), b_.Int(NR)));
+    const Var* stage = StageTile("ring_stage", 1, chunk, tt->dtype);
+    AttrList vec = EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
+    auto lo = [&](const Expr* i) { return b_.FloorDiv(b_.Mul(i, b_.Int(total)), b_.Int(NR)); };
+    // Barrier g on round row `row`: cells [row, r].
+    auto row_barrier = [&](const Expr* row, const Expr* g) {
+      ForOthers(c, "peer", [&](const Var* peer) {
+        Notify(c, peer, b_.Tuple({row, c.me}), b_.Int(1, DataType::kInt32));
+      });
+      ForOthers(c, "src", [&](const Var* src) {
+        b_.Eval(b_.Op("pld.system.wait", {sig, b_.Tuple({row, src}), g},
+                      EnumKw("cmp", EnumKind::kWaitCmp, static_cast<int>(WaitCmp::kGe))));
+      });
+    };
+    auto round = [&](bool rs) {
+      b_.For(rs ? "rs_step" : "ag_step", b_.Int(0), b_.Int(NR - 1), b_.Int(1), {},
+             [&](const Var* step, const std::vector<const IterArg*>&) {
+               const Expr* row = rs ? static_cast<const Expr*>(step) : b_.Add(step, b_.Int(NR - 1));
+               const Expr* a0 = rs ? b_.Sub(c.me, step) : b_.Sub(b_.Add(c.me, b_.Int(1)), step);
+               const Var* a = b_.Assign("send_seg", b_.FloorMod(b_.Add(a0, b_.Int(NR)), b_.Int(NR)));
+               const Var* a_lo = b_.Assign("send_lo", lo(a));
+               const Var* a_len = b_.Assign("send_len", b_.Sub(lo(b_.Add(a, b_.Int(1))), a_lo));
+               const Var* b_lo = nullptr;
+               const Var* b_len = nullptr;
+               if (rs) {  // allgather receives straight into place: nothing to do locally
+                 const Var* bseg = b_.Assign("recv_seg", b_.FloorMod(b_.Add(a, b_.Int(NR - 1)), b_.Int(NR)));
+                 b_lo = b_.Assign("recv_lo", lo(bseg));
+                 b_len = b_.Assign("recv_len", b_.Sub(lo(b_.Add(bseg, b_.Int(1))), b_lo));
+               }
+               b_.For("sub", b_.Int(0), b_.Int(K), b_.Int(1), {},
+                      [&](const Var* j, const std::vector<const IterArg*>&) {
+                        const Expr* jc = b_.Mul(j, b_.Int(chunk));
+                        const Var* a_off = b_.Assign("send_off", b_.Add(a_lo, jc));
+                        const Var* a_valid = b_.Assign(
+                            "send_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(a_len, jc)), b_.Int(0)));
+                        const Var* b_off = nullptr;
+                        const Var* b_valid = nullptr;
+                        const Var* own = nullptr;
+                        if (rs) {
+                          b_off = b_.Assign("recv_off", b_.Add(b_lo, jc));
+                          b_valid = b_.Assign(
+                              "recv_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(b_len, jc)), b_.Int(0)));
+                          // Read before the ready barrier (clamped in bounds when inactive).
+                          const Expr* off = b_.Min(b_off, b_.Int(total - 1));
+                          own = b_.Assign("own", b_.Op("tile.load",
+                                                       {t2, b_.Tuple({b_.Int(0), off}), b_.IndexTuple({1, chunk}),
+                                                        b_.Tuple({b_.Int(1), b_.Max(b_valid, b_.Int(1))})},
+                                                       vec));
+                        }
+                        row_barrier(row, b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(1)), DataType::kInt32));
+                        b_.If(b_.Gt(a_valid, b_.Int(0)), [&] {
+                          const Var* sv = b_.Assign("stage_v", b_.Op("tile.set_validshape", {stage, b_.Int(1), a_valid}));
+                          const Expr* region = b_.Tuple({b_.Int(0), a_off});
+                          b_.Eval(b_.Op("pld.tile.put",
+                                        {t2, right, t2, sv, region, region, b_.Tuple({b_.Int(1), a_valid})},
+                                        EnumKw("atomic", EnumKind::kAtomicType, 0)));
+                        });
+                        row_barrier(row, b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(2)), DataType::kInt32));
+                        if (rs) {
+                          b_.If(b_.Gt(b_valid, b_.Int(0)), [&] {
+                            const Expr* off = b_.Tuple({b_.Int(0), b_off});
+                            const Var* recv = b_.Assign(
+                                "recv", b_.Op("tile.load", {t2, off, b_.IndexTuple({1, chunk}),
+                                                            b_.Tuple({b_.Int(1), b_valid})}, vec));
+                            const Var* rp = b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
+                            const Var* op = b_.Assign("own_pad", b_.Op("tile.fillpad_inplace", {own}));
+                            const Var* red = b_.Assign("red", b_.Op(reduce, {op, rp}));
+                            const Var* rv = b_.Assign("red_valid", b_.Op("tile.set_validshape", {red, b_.Int(1), b_valid}));
+                            b_.Assign("red_stored", b_.Op("tile.store", {rv, off, t2}));
+                          });
+                        }
+                      });
+             });
+    };
+    round(true);
+    round(false);
+    b_.For("reset_row", b_.Int(0), b_.Int(2 * (NR - 1)), b_.Int(1), {},
+           [&](const Var* row, const std::vector<const IterArg*>&) {
+             ForOthers(c, "reset_src", [&](const Var* src) {
+               Notify(c, c.me, b_.Tuple({row, src}), b_.Int(-2 * K, DataType::kInt32));
+             });
+           });
     return target;
   }
 

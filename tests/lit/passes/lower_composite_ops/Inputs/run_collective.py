@@ -10,7 +10,7 @@ numpy oracle. Prints one line per run; exits 1 on any mismatch or run failure.
   run_collective.py KIND TEMPLATE OUTDIR --n N --dtype FP32 --op Sum
                     --ranks 1,2,3,4,8 [--passes P | --pipeline NAME] [--seeds 1,2]
 KIND: allreduce | barrier | broadcast | allgather | all_to_all | reduce_scatter
-(placeholders @KIND@, @ROOT@ = P - 1, @XROWS@ = NR for all_to_all else 1)
+(placeholders @KIND@, @ROOT@ = P - 1, @P@ = P, @SR@ = max(2 * (P - 1), 1), @XROWS@ = NR for all_to_all else 1)
 """
 import argparse
 import os
@@ -46,10 +46,11 @@ def main():
 
     def instantiate(P):
         # Programs with a @ROOT@ placeholder are instantiated per P (root = P - 1).
-        key = P if "@ROOT@" in template else 0
+        key = P if ("@ROOT@" in template or "@P@" in template) else 0
         if key in lowered:
             return lowered[key]
         text = template.replace("@N@", str(a.n)).replace("@DT@", a.dtype).replace("@OP@", a.op)
+        text = text.replace("@SR@", str(max(2 * (P - 1), 1))).replace("@P@", str(P))
         text = text.replace("@KIND@", a.kind).replace("@ROOT@", str(max(P - 1, 0)))
         text = text.replace("@XROWS@", "NR" if a.kind in ("all_to_all", "reduce_scatter") else "1")
         src = os.path.join(a.outdir, "prog%d.pir" % key)

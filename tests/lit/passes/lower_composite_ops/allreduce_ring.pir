@@ -29,6 +29,14 @@
 # DIFF-DAG: after P=8 parallel: OK
 # DIFF: FAILURES 0
 
+# The PTO emitter accepts the lowered ring (dynamic-extent TPUTs, PTOAS >= v0.55):
+# RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=EMIT
+# EMIT-LABEL: func.func @kernel(
+# EMIT: pto.comm.twait(%sig_local_pview, {{.*}}) {cmp = #pto<wait_cmp ge>}
+# EMIT: pto.comm.tput(%data_peer_pview, %data_local_pview, buf(%ring_stage) : !pto.partition_tensor_view<1x?xf32>, !pto.partition_tensor_view<1x?xf32>
+# EMIT: pto.comm.twait(%sig_local_pview_1, {{.*}}) {cmp = #pto<wait_cmp ge>}
+# EMIT: pto.comm.tput(%data_peer_pview_1, %data_local_pview_1, buf(%ring_stage)
+
 # CHECK-LABEL: def kernel(
 # CHECK: right: pl.Scalar[pl.INDEX] = (my_rank_idx + 1) % 3
 # CHECK-NEXT: ring_stage: pl.Tile{{\[\[}}1, 4096], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 4096], dtype=pl.FP32, target_memory=pl.Mem.Vec)

@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,16 +33,16 @@ struct Keyword {
 
 struct PyExpr {
   EK kind = EK::kNone;
+  bool neg = false;          // kInt: negative literal (`-5` folded at parse time)
+  bool overflow = false;     // kInt: literal did not fit in 64 bits
+  bool bval = false;         // kBool
+  bool parenthesized = false;
+  bool fstring = false;      // kString: an f-string (not supported in the program)
   Span span;
   int depth = 1;
   std::string str;           // kName id, kAttr attribute, kString value, op text
   uint64_t ival = 0;         // kInt magnitude
-  bool neg = false;          // kInt: negative literal (`-5` folded at parse time)
-  bool overflow = false;     // kInt: literal did not fit in 64 bits
   double fval = 0;           // kFloat
-  bool bval = false;         // kBool
-  bool parenthesized = false;
-  bool fstring = false;      // kString: an f-string (not supported in the program)
   PyExpr* a = nullptr;       // attr object, call callee, subscript value, lhs, operand
   PyExpr* b = nullptr;       // subscript index, rhs, slice stop
   PyExpr* c = nullptr;       // slice step
@@ -81,20 +81,39 @@ struct PyStmt {
   PyExpr* returns = nullptr;
 };
 
+// Stable-address storage in chunks of 256 nodes: one allocation per chunk
+// (std::deque would allocate every two or three nodes of this size).
+template <typename T>
+class NodeChunks {
+ public:
+  T* New() {
+    if (used_ == kChunk) {
+      chunks_.emplace_back(new T[kChunk]);
+      used_ = 0;
+    }
+    return &chunks_.back()[used_++];
+  }
+
+ private:
+  static constexpr size_t kChunk = 256;
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  size_t used_ = kChunk;
+};
+
 struct AstPool {
-  std::deque<PyExpr> exprs;
-  std::deque<PyStmt> stmts;
+  NodeChunks<PyExpr> exprs;
+  NodeChunks<PyStmt> stmts;
   PyExpr* NewExpr(EK k, Span s) {
-    exprs.emplace_back();
-    exprs.back().kind = k;
-    exprs.back().span = s;
-    return &exprs.back();
+    PyExpr* e = exprs.New();
+    e->kind = k;
+    e->span = s;
+    return e;
   }
   PyStmt* NewStmt(SK k, Span s) {
-    stmts.emplace_back();
-    stmts.back().kind = k;
-    stmts.back().span = s;
-    return &stmts.back();
+    PyStmt* st = stmts.New();
+    st->kind = k;
+    st->span = s;
+    return st;
   }
 };
 

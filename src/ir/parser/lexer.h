@@ -39,8 +39,13 @@ struct Token {
   };
 
   bool Is(Tok k) const { return kind == k; }
-  bool IsOp(std::string_view op) const { return kind == Tok::kOp && text == op; }
-  bool IsName(std::string_view n) const { return kind == Tok::kName && text == n; }
+  // First byte before the full compare: the parser asks these for every token.
+  bool IsOp(std::string_view op) const {
+    return kind == Tok::kOp && text.size() == op.size() && text[0] == op[0] && text == op;
+  }
+  bool IsName(std::string_view n) const {
+    return kind == Tok::kName && text.size() == n.size() && text[0] == n[0] && text == n;
+  }
 };
 
 // Tokenizes `text` (file id `file` in the SourceManager; `line_offset` is added

@@ -17,8 +17,9 @@ inline bool IsPythonKeyword(std::string_view s) {
       "finally", "for",  "from",    "global",   "if",     "import", "in",     "is",
       "lambda", "nonlocal", "not",  "or",       "pass",   "raise",  "return", "try",
       "while", "with",   "yield"};
+  if (s.size() < 2 || s.size() > 8) return false;
   for (std::string_view k : kKeywords)
-    if (k == s) return true;
+    if (k[0] == s[0] && k == s) return true;
   return false;
 }
 

@@ -61,6 +61,12 @@ Span DeduceContext::ArgSpan(int arg) const {
   return span;
 }
 
+Span DeduceContext::KwargSpan(std::string_view kwarg) const {
+  for (const auto& [name, s] : kwarg_spans)
+    if (name == kwarg && s.IsKnown()) return s;
+  return span;
+}
+
 const Type* DeduceContext::ErrorAt(int arg, const std::string& msg) {
   had_error = true;
   std::string name = arg >= 0 && static_cast<size_t>(arg) < op.args.size()
@@ -78,7 +84,7 @@ const Type* DeduceContext::Error(const std::string& msg) {
 
 const Type* DeduceContext::KwargError(std::string_view kwarg, const std::string& msg) {
   had_error = true;
-  diag.Error(span, fmt::format("{}: keyword '{}' {}", op.name, kwarg, msg));
+  diag.Error(KwargSpan(kwarg), fmt::format("{}: keyword '{}' {}", op.name, kwarg, msg));
   return nullptr;
 }
 
@@ -131,6 +137,17 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
 const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
                        AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
                        std::vector<Span> arg_spans) {
+  return MakeOpCall(ctx, op, std::move(args), std::move(kwargs), std::move(attrs), span, diag,
+                    std::move(arg_spans), {});
+}
+
+const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
+                       AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
+                       std::vector<Span> arg_spans,
+                       std::vector<std::pair<std::string, Span>> kwarg_spans) {
+  DeduceContext dc(ctx, op, args, kwargs, span, diag);
+  dc.arg_spans = std::move(arg_spans);
+  dc.kwarg_spans = std::move(kwarg_spans);
   bool ok = true;
   if (args.size() < op.min_args || args.size() > op.args.size()) {
     std::string expected = op.min_args == op.args.size()
@@ -149,15 +166,17 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
       std::string known;
       for (size_t i = 0; i < op.kwargs.size(); ++i)
         known += (i ? ", " : "") + op.kwargs[i].name;
-      diag.Error(span, fmt::format("{}: unknown keyword argument '{}'{}", op.name, kw.name,
+      diag.Error(dc.KwargSpan(kw.name),
+                 fmt::format("{}: unknown keyword argument '{}'{}", op.name, kw.name,
                                    known.empty() ? " (it takes none)"
                                                  : fmt::format(" (expected one of: {})", known)));
       ok = false;
       continue;
     }
     if (!KwargTypeMatches(*spec, kw.value)) {
-      diag.Error(span, fmt::format("{}: keyword '{}' must be {}", op.name, kw.name,
-                                   KwargTypeName(*spec)));
+      diag.Error(dc.KwargSpan(kw.name),
+                 fmt::format("{}: keyword '{}' must be {}", op.name, kw.name,
+                             KwargTypeName(*spec)));
       ok = false;
       continue;
     }
@@ -170,7 +189,8 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
         for (size_t i = 0; i < d.members.size(); ++i)
           members += fmt::format("{}{}.{}={}", i ? ", " : "", d.prefix, d.members[i].first,
                                  d.members[i].second);
-        diag.Error(span, fmt::format("{}: keyword '{}' value {} is out of range for {} ({})",
+        diag.Error(dc.KwargSpan(kw.name),
+                   fmt::format("{}: keyword '{}' value {} is out of range for {} ({})",
                                      op.name, kw.name, kw.value.i, d.prefix, members));
         ok = false;
       }
@@ -184,8 +204,6 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
     }
   }
   if (!ok) return nullptr;
-  DeduceContext dc(ctx, op, args, kwargs, span, diag);
-  dc.arg_spans = std::move(arg_spans);
   const Type* t = op.deduce(dc);
   if (!t || dc.had_error) return nullptr;
   return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs),

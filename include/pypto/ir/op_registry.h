@@ -193,6 +193,10 @@ class DeduceContext {
   // definition, not this use). Optional: entries with an unknown span, and
   // arguments past the end, fall back to the argument's own span.
   std::vector<Span> arg_spans;
+  // Where each keyword's value was written at this call, by keyword name.
+  // Optional: a keyword without an entry (or with an unknown span) reports at the call.
+  std::vector<std::pair<std::string, Span>> kwarg_spans;
+  Span KwargSpan(std::string_view kwarg) const;
 };
 
 // Builds a call to a registered op after checking arity and the kwarg schema
@@ -206,6 +210,13 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
 const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
                        AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
                        std::vector<Span> arg_spans);
+
+// Same, also with the use-site span of keyword values (see
+// DeduceContext::kwarg_spans), so keyword diagnostics point at the value.
+const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> args,
+                       AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
+                       std::vector<Span> arg_spans,
+                       std::vector<std::pair<std::string, Span>> kwarg_spans);
 
 // Registration entry points, one per ops file (called once by OpRegistry::Global).
 void RegisterTensorOps(OpRegistry& r);

@@ -180,6 +180,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
   std::vector<Span> spans;
   for (size_t i = 0; i < pos.size(); ++i)
     spans.push_back(i < call->items.size() ? UseSpan(call->items[i]) : span);
+  std::vector<std::pair<std::string, Span>> kwarg_spans;  // keyword values, same purpose
   for (const Keyword& kw : call->kwargs) {
     if (std::find(skip.begin(), skip.end(), kw.name) != skip.end()) continue;
     if (kw.name == "attrs") {
@@ -205,6 +206,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
       auto a = LowerAttr(kw.value, spec);
       if (!a) ok = false;
       else kwargs.push_back({kw.name, *a});
+      kwarg_spans.emplace_back(kw.name, UseSpan(kw.value));
       continue;
     }
     int idx = op.ArgIndex(kw.name);
@@ -252,7 +254,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     alloc_name_ = nullptr;
   }
   return MakeOpCall(ctx_, op, std::move(slots), std::move(kwargs), std::move(attrs), span, diag_,
-                    std::move(spans));
+                    std::move(spans), std::move(kwarg_spans));
 }
 
 const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {

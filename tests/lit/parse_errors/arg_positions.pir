@@ -1,7 +1,7 @@
 # Op argument errors point at the argument as written at the call: a Var's use
 # (not its definition), a list literal's '[', a keyword-given argument's value,
 # the left operand of an expression argument, and the operands of `a + b`,
-# `a += b` and `x[i, j]`.
+# `a += b` and `x[i, j]`; keyword errors point at the keyword's value.
 # RUN: not pypto-opt %s 2>&1 | FileCheck %s
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -10,7 +10,7 @@ import pypto.language.distributed as pld
 @pl.program
 class ArgPositions:
     @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Tensor[[16, 64], pl.FP16]):
+    def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], y: pl.Tensor[[16, 64], pl.FP16], sig: pld.DistributedTensor[[4, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
         b = pl.tile.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Vec)
         h = pl.tile.create([16, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         m = pl.tile.move(b, target_memory=pl.Mem.Mat)
@@ -26,5 +26,7 @@ class ArgPositions:
         b += h
         # CHECK: arg_positions.pir:[[@LINE+1]]:23: error: tensor.add: argument 'rhs' dtype pl.FP16 does not match 'lhs' dtype pl.FP32
         f = pl.add(x, y[0:16, 0:64])
+        # CHECK: arg_positions.pir:[[@LINE+1]]:52: error: pld.system.notify: keyword 'op' value 7 is out of range for pld.NotifyOp
+        pld.system.notify(sig, peer, [0, 0], 1, op=7)
         # CHECK-NOT: error
         return

@@ -23,7 +23,7 @@ class BadTensor:
         w = pl.tensor.write(k, [0, 0], 1.5)
         # CHECK: tensor_errors.pir:[[@LINE+1]]:13: error: tensor.create: missing required keyword argument 'dtype'
         c = pl.tensor.create([16, 64])
-        # CHECK: tensor_errors.pir:[[@LINE+1]]:13: error: tensor.cast: keyword 'target_type' pl.INDEX is not a storage dtype; use pl.INT64
+        # CHECK: tensor_errors.pir:[[@LINE+1]]:43: error: tensor.cast: keyword 'target_type' pl.INDEX is not a storage dtype; use pl.INT64
         c = pl.tensor.cast(x, target_type=pl.INDEX)
         # CHECK: tensor_errors.pir:[[@LINE+1]]:31: error: tensor.read: argument 'indices' region exceeds 'tensor' in dim 1: offset 8 + extent 1 > 8
         e = pl.tensor.read(k, [0, 8])

@@ -13,7 +13,7 @@ class BadTile:
         a = pl.tile.load(x, [8, 0], [16, 64], target_memory=pl.Mem.Vec)
         # CHECK: tile_errors.pir:[[@LINE+1]]:47: error: tile.load: argument 'valid_shape' dim 1 is 65, outside [0, 64]
         a = pl.tile.load(x, [0, 0], [16, 64], [16, 65])
-        # CHECK: tile_errors.pir:[[@LINE+1]]:13: error: tile.load: keyword 'target_memory' pl.Mem.DDR is not an on-chip memory space; use pl.Mem.Vec, pl.Mem.Mat, pl.Mem.Left, pl.Mem.Right, pl.Mem.Acc or pl.Mem.Bias
+        # CHECK: tile_errors.pir:[[@LINE+1]]:61: error: tile.load: keyword 'target_memory' pl.Mem.DDR is not an on-chip memory space; use pl.Mem.Vec, pl.Mem.Mat, pl.Mem.Left, pl.Mem.Right, pl.Mem.Acc or pl.Mem.Bias
         a = pl.tile.load(x, [0, 0], [16, 64], target_memory=pl.Mem.DDR)
         b = pl.tile.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Vec)
         # CHECK: tile_errors.pir:[[@LINE+1]]:27: error: tile.store: argument 'tile' dtype pl.FP32 does not match 'output_tensor' dtype pl.FP16
@@ -22,7 +22,7 @@ class BadTile:
         # CHECK: tile_errors.pir:[[@LINE+1]]:27: error: tile.store: argument 'tile' must be in pl.Mem.Vec or pl.Mem.Acc, got pl.Mem.Mat
         c = pl.tile.store(m, [0, 0], x)
         t = pl.tile.create([4, 4], dtype=pl.INT64, target_memory=pl.Mem.Vec)
-        # CHECK: tile_errors.pir:[[@LINE+1]]:13: error: tile.store: keyword 'atomic' pld.AtomicType.Add requires a FP32, BF16, FP16, INT32, INT16 or INT8 output, got pl.INT64
+        # CHECK: tile_errors.pir:[[@LINE+1]]:48: error: tile.store: keyword 'atomic' pld.AtomicType.Add requires a FP32, BF16, FP16, INT32, INT16 or INT8 output, got pl.INT64
         c = pl.tile.store(t, [0, 0], z, atomic=pld.AtomicType.Add)
         # CHECK: tile_errors.pir:[[@LINE+1]]:28: error: tile.add: argument 'rhs' must be a pl.Tile, got pl.Tensor{{\[}}[16, 64], pl.FP32]
         d = pl.tile.add(b, x)

@@ -10,7 +10,7 @@ NR = pl.dynamic("NR")
 class BadA2AV:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, inp: pl.Tensor[[8, 32], pl.FP32], dn: pl.Tensor[[8, 32], pl.FP32, pl.TensorView(stride=[1, 8], layout=pl.TensorLayout.DN)], out: pld.DistributedTensor[[8, 32], pl.FP32], strided: pld.DistributedTensor[[8, 32], pl.FP32, pl.TensorView(stride=[64, 1], layout=pl.TensorLayout.ND)], sig: pld.DistributedTensor[[4, 1], pl.INT32], send: pl.Tensor[[4], pl.INT32], fsend: pl.Tensor[[4], pl.FP32], recv: pld.DistributedTensor[[4, 1], pl.INT32]):
-        # CHECK: all_to_all_v_errors.pir:[[@LINE+1]]:13: error: pld.tensor.all_to_all_v: keyword 'core_num' is 2; every all_to_all_v rail is single-block today, so only core_num=1 is accepted (multi-block launch is planned for the CHIP rail)
+        # CHECK: all_to_all_v_errors.pir:[[@LINE+1]]:73: error: pld.tensor.all_to_all_v: keyword 'core_num' is 2; every all_to_all_v rail is single-block today, so only core_num=1 is accepted (multi-block launch is planned for the CHIP rail)
         a = pld.tensor.all_to_all_v(inp, out, sig, send, recv, core_num=2)
         # CHECK: all_to_all_v_errors.pir:[[@LINE+1]]:58: error: pld.tensor.all_to_all_v: argument 'recv_counts' is the same value as 'send_counts'; the two operands must be distinct buffers (aliasing them races the exchange)
         b = pld.tensor.all_to_all_v(inp, out, sig, recv, recv)

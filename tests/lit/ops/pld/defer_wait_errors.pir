@@ -14,7 +14,7 @@ class BadDeferWait:
         pld.system.defer_wait(fs, [0], 1, cmp=pld.WaitCmp.Ge)
         # CHECK: defer_wait_errors.pir:[[@LINE+1]]:31: error: pld.system.defer_wait: argument 'signal' has layout pl.TensorLayout.NZ; defer_wait addresses its counter with ND or DN layouts only
         pld.system.defer_wait(nz, [0, 0], 1, cmp=pld.WaitCmp.Ge)
-        # CHECK: defer_wait_errors.pir:[[@LINE+1]]:9: error: pld.system.defer_wait: keyword 'cmp' is pld.WaitCmp.Eq; defer_wait supports only pld.WaitCmp.Ge (use pld.system.wait for an equality wait)
+        # CHECK: defer_wait_errors.pir:[[@LINE+1]]:48: error: pld.system.defer_wait: keyword 'cmp' is pld.WaitCmp.Eq; defer_wait supports only pld.WaitCmp.Ge (use pld.system.wait for an equality wait)
         pld.system.defer_wait(sig, [0], 1, cmp=pld.WaitCmp.Eq)
         # CHECK: defer_wait_errors.pir:[[@LINE+1]]:41: error: pld.system.defer_wait: argument 'expected' must be an integer scalar threshold, got pl.Scalar[pl.FP32]
         pld.system.defer_wait(sig, [0], f, cmp=pld.WaitCmp.Ge)

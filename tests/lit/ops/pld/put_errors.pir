@@ -20,9 +20,9 @@ class BadPut:
         pld.tensor.put(win, peer, x, [0, 0])
         # CHECK: put_errors.pir:[[@LINE+1]]:38: error: pld.tensor.put: argument 'dst_offsets' places the [16, 64] transfer region outside 'dst' in dim 0 (24 + 16 > 32); the region must lie inside [32, 64]
         pld.tensor.put(win, peer, x, [24, 0], [0, 0], [16, 64])
-        # CHECK: put_errors.pir:[[@LINE+1]]:9: error: pld.tensor.put: keyword 'chunk_rows' is -1; chunk sizes must be non-negative (0 = the full transfer extent)
+        # CHECK: put_errors.pir:[[@LINE+1]]:49: error: pld.tensor.put: keyword 'chunk_rows' is -1; chunk sizes must be non-negative (0 = the full transfer extent)
         pld.tensor.put(w16, peer, x, chunk_rows=-1)
-        # CHECK: put_errors.pir:[[@LINE+1]]:9: error: pld.tensor.put: keyword 'pipeline' requires both chunk_rows and chunk_cols to be set (> 0); double-buffering only helps a chunked transfer
+        # CHECK: put_errors.pir:[[@LINE+1]]:61: error: pld.tensor.put: keyword 'pipeline' requires both chunk_rows and chunk_cols to be set (> 0); double-buffering only helps a chunked transfer
         pld.tensor.put(w16, peer, x, chunk_rows=4, pipeline=True)
         # CHECK: put_errors.pir:[[@LINE+1]]:24: error: pld.tensor.put: argument 'dst' gives a transfer extent [NR, 64] with a dynamic leading dim; pass chunk_rows= to bound the statically allocated staging tile
         pld.tensor.put(dyn, peer, dx)

@@ -13,7 +13,7 @@ import pypto.language.distributed as pld
 
 # Upstream's DSL spells these parameters differently from the C++ registry; the
 # stub keeps upstream's name (reported to the op owners).
-KNOWN_NAME_DIFFERENCES = {"pld.tensor.allgather": {"local_data": "input"}}
+KNOWN_NAME_DIFFERENCES = {}
 
 
 def _pld_ops():

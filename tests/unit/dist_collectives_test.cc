@@ -143,15 +143,15 @@ TEST_CASE("allgather and all_to_all", "[dist][collectives]") {
   const Var* staged = f.V("staged", f.Dist({4, 64}, DataType::kFP32));
   Accepts(f, f.Mk("pld.tensor.allgather", {staged, gathered, sig}));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {gathered, gathered, sig}), gathered,
-            "pld.tensor.allgather: argument 'target' is the same value as 'input'; the two "
+            "pld.tensor.allgather: argument 'target' is the same value as 'local_data'; the two "
             "operands must be distinct buffers (aliasing them races the exchange)");
   const Var* hchunk = f.V("hc", f.Tensor({1, 64}, DataType::kFP16));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {hchunk, gathered, sig}), hchunk,
-            "pld.tensor.allgather: argument 'input' has element type pl.FP16 but 'target' has "
+            "pld.tensor.allgather: argument 'local_data' has element type pl.FP16 but 'target' has "
             "pl.FP32");
   const Var* two = f.V("two", f.Tensor({2, 64}, DataType::kFP32));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {two, gathered, sig}), two,
-            "pld.tensor.allgather: argument 'input' has shape [2, 64] but 'target' is [4, 64]; "
+            "pld.tensor.allgather: argument 'local_data' has shape [2, 64] but 'target' is [4, 64]; "
             "expected [1, SIZE] or [NR, SIZE] with the same SIZE");
   const Var* eight = f.V("eight", f.Dist({8, 64}, DataType::kFP32));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {chunk, eight, sig}), eight,
@@ -159,7 +159,7 @@ TEST_CASE("allgather and all_to_all", "[dist][collectives]") {
             "is [NR, SIZE]");
   const Var* flat = f.V("flat", f.Tensor({64}, DataType::kFP32));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {flat, gathered, sig}), flat,
-            "pld.tensor.allgather: argument 'input' must be 2-D [1, SIZE] (or [NR, SIZE]), got "
+            "pld.tensor.allgather: argument 'local_data' must be 2-D [1, SIZE] (or [NR, SIZE]), got "
             "shape [64]");
   const Var* sig64 = f.V("sig64", f.Dist({4, 1}, DataType::kInt64));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {chunk, gathered, sig64}), sig64,

@@ -234,7 +234,7 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Doc("Gathers every rank's [1, SIZE] chunk into the [NR, SIZE] window `target`; returns "
            "target's type.")
       .Category("DistributedOp")
-      .Arg("input", "local [1, SIZE] chunk (Tensor or DistributedTensor)")
+      .Arg("local_data", "local [1, SIZE] chunk (Tensor or DistributedTensor)")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (result)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
       .Deduce([](DeduceContext& dc) { return DeduceGatherLike(dc, false); })

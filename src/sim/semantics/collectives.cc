@@ -50,6 +50,9 @@ struct Ctx {
     if (!v) ex.Fail(fmt::format("missing '{}'", name));
     return ex.Tensor(*v, name);
   }
+  bool Has(int r, const char* name) {
+    return Exec::Arg(*static_cast<const ir::Call*>(rz.call[r]), rz.args[r], name) != nullptr;
+  }
   int Dev(int r) const { return d.devices[r]; }
 };
 
@@ -174,7 +177,8 @@ void WholeOp(Ctx& c, Kind k) {
       if (t0.shape.empty() || t0.shape[0] < n)
         ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)", ShapeString(t0.shape), n));
       for (int src = 0; src < n; ++src) {
-        const TensorVal& in = c.T(src, "input");
+        // pld.tensor.allgather names it local_data (upstream's DSL); the builtin, input.
+        const TensorVal& in = c.T(src, c.Has(src, "local_data") ? "local_data" : "input");
         if (in.NumElements() != RowElems(t0) && in.NumElements() != t0.NumElements() / t0.shape[0])
           ex.Fail(fmt::format("input shape {} does not match a row of target {}", ShapeString(in.shape), ShapeString(t0.shape)));
         std::vector<int64_t> z(in.rank(), 0);

@@ -10,11 +10,11 @@ NR = pl.dynamic("NR")
 class BadGather:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, chunk: pl.Tensor[[1, 64], pl.FP32], hc: pl.Tensor[[1, 64], pl.FP16], two: pl.Tensor[[2, 64], pl.FP32], g: pld.DistributedTensor[[4, 64], pl.FP32], g8: pld.DistributedTensor[[8, 64], pl.FP32], sig: pld.DistributedTensor[[4, 1], pl.INT32]):
-        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:37: error: pld.tensor.allgather: argument 'target' is the same value as 'input'; the two operands must be distinct buffers (aliasing them races the exchange)
+        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:37: error: pld.tensor.allgather: argument 'target' is the same value as 'local_data'; the two operands must be distinct buffers (aliasing them races the exchange)
         a = pld.tensor.allgather(g, g, sig)
-        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:34: error: pld.tensor.allgather: argument 'input' has element type pl.FP16 but 'target' has pl.FP32
+        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:34: error: pld.tensor.allgather: argument 'local_data' has element type pl.FP16 but 'target' has pl.FP32
         b = pld.tensor.allgather(hc, g, sig)
-        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:34: error: pld.tensor.allgather: argument 'input' has shape [2, 64] but 'target' is [4, 64]; expected [1, SIZE] or [NR, SIZE] with the same SIZE
+        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:34: error: pld.tensor.allgather: argument 'local_data' has shape [2, 64] but 'target' is [4, 64]; expected [1, SIZE] or [NR, SIZE] with the same SIZE
         c = pld.tensor.allgather(two, g, sig)
         # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:41: error: pld.tensor.allgather: argument 'target' has 8 rows but 'signal' has 4 ranks; target is [NR, SIZE]
         d = pld.tensor.allgather(chunk, g8, sig)

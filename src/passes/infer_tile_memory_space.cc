@@ -1,5 +1,5 @@
 // infer-tile-memory-space: every kernel tile gets a memory space. A tile.load /
-// tile.create whose result has none gets `target_memory=` set to the space its
+// tile.create / pld.tile.remote_load whose result has none gets `target_memory=` set to the space its
 // first consumer requires (the consumer op's declared input memory for that
 // argument; the first listed space when several are allowed), else pl.Mem.Vec;
 // its Var is rebound with the new type and later calls are re-deduced. Other
@@ -43,7 +43,8 @@ class MemoryInferrer : public IRMutator {
     const Expr* v = MutateExpr(s->value);
     auto* c = As<Call>(v);
     auto* tt = As<TileType>(v->type);
-    if (c && tt && !tt->memory_space && (c->IsOp("tile.load") || c->IsOp("tile.create"))) {
+    if (c && tt && !tt->memory_space && (c->IsOp("tile.load") || c->IsOp("tile.create") ||
+                               c->IsOp("pld.tile.remote_load"))) {
       auto it = req_.find(s->var);
       MemorySpace m = it == req_.end() ? MemorySpace::kVec : it->second;
       AttrList kw;
@@ -96,7 +97,7 @@ class InferTileMemorySpacePass : public Pass {
     std::string why;
     if (!CheckProperty(*result, IRProperty::kTileMemoryInferred, &why)) {
       diag.Error(Span{}, "infer-tile-memory-space: not supported: " + why +
-                             " (only tile.load / tile.create results are inferred)");
+                             " (only tile.load / tile.create / pld.tile.remote_load results are inferred)");
       return nullptr;
     }
     return result;

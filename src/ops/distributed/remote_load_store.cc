@@ -117,7 +117,11 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
   if (partial) view.valid_shape = valid;
   std::optional<TileView> v;
   if (partial || view.blayout != TileLayout::kRowMajor) v = view;
-  return dc.ctx.Make<TileType>(shp->elements, target->dtype, std::nullopt, v);
+  // The memory space is unresolved unless infer-tile-memory-space has set
+  // target_memory (the op itself declares no memory spec; see the file comment).
+  std::optional<MemorySpace> mem;
+  if (const Attr* m = dc.Kwarg("target_memory")) mem = static_cast<MemorySpace>(m->i);
+  return dc.ctx.Make<TileType>(shp->elements, target->dtype, mem, v);
 }
 
 // ---- pld.tile.remote_store / pld.tensor.remote_store --------------------------------
@@ -226,6 +230,8 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
       .OptionalArg("valid_shape", "valid extent of the read (rank of target)")
       .Kwarg("allow_physical_tail_padding", KwargType::kBool,
              "internal: FP16 rank-2 ring tails may round the physical read to 32 bytes")
+      .EnumKwarg("target_memory", EnumKind::kMemorySpace,
+                 "internal: result tile's memory space, set by infer-tile-memory-space")
       .Deduce(DeduceRemoteLoad)
       .NoArgWrites();
 

@@ -8,10 +8,11 @@ from ._enums import AtomicType
 
 @dsl_op("pld.tile.remote_load")
 def remote_load(target, peer, offsets, shape, valid_shape=None, *,
-                allow_physical_tail_padding=False):
+                allow_physical_tail_padding=False, target_memory=None):
     """Reads ``target[offsets...]`` of shape ``shape`` from rank ``peer`` into a local tile
     (TLOAD); ``valid_shape`` limits the valid region (ragged tails).
-    ``allow_physical_tail_padding`` appears in compiler output only (FP16 ring tails)."""
+    ``allow_physical_tail_padding`` (FP16 ring tails) and ``target_memory`` (set by
+    infer-tile-memory-space) appear in compiler output only."""
 
 
 @dsl_op("pld.tile.remote_store")

@@ -4,6 +4,12 @@
 # my_rank; epilogue -2.
 # RUN: pypto-opt %s --passes=lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
 # RUN: pypto-opt %s --passes=lower-composite-ops,lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
+# The lowered remote_load tiles get a memory space (infer-tile-memory-space) and the
+# whole kernel emits: a local tload of the own row, then a peer-view tload per peer.
+# RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=PTO
+# PTO: %rs_recv = pto.alloc_tile addr = {{.*}} : !pto.tile_buf<loc=vec, dtype=f32,
+# PTO: pto.tload ins(%rs_acc_pview : !pto.partition_tensor_view<1x32xf32>) outs(%rs_acc :
+# PTO: pto.tload ins(%rs_recv_peer_pview : !pto.partition_tensor_view<1x32xf32>) outs(%rs_recv :
 # RUN: rm -rf %t.d
 # RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/f32 --n 17 --ranks 1,2,3,4,8 --seeds 1,2 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/f16 --n 40 --dtype FP16 --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF

@@ -15,3 +15,18 @@ fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPYPTO_WERROR=ON \
   -DPYPTO_PYTHON_EXECUTABLE=/usr/bin/python3 >/dev/null
 ninja -C build -j"$(nproc)"
+
+# Make `import pypto` work for the interpreter the bindings were built for
+# (Debian's /usr/bin/python3, which has numpy and pytest) without PYTHONPATH:
+# a .pth file pointing at bindings/ in its site-packages. Other python3s on PATH
+# with the same major.minor (same extension ABI) get one too.
+PTH_DIR="$(pwd)/bindings"
+for py in /usr/bin/python3 "$(command -v python3 || true)"; do
+  [ -x "$py" ] || continue
+  [ "$("$py" -c 'import sys; print(sys.version_info[:2])')" = \
+    "$(/usr/bin/python3 -c 'import sys; print(sys.version_info[:2])')" ] || continue
+  site="$("$py" -c 'import site, sys; print((site.getsitepackages() if hasattr(site, "getsitepackages") else [site.getusersitepackages()])[0])')"
+  if [ -w "$site" ] || [ "$(id -u)" -eq 0 ]; then
+    mkdir -p "$site" && echo "$PTH_DIR" > "$site/pypto-dist.pth"
+  fi
+done

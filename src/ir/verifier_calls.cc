@@ -63,6 +63,7 @@ void Verifier::CheckCall(const Call* c) {
   if (c->op) {
     CheckOpCall(c);
     CheckPlacement(c);
+    CheckDeferWaitSignal(c);
   } else if (!c->callee.empty()) {
     CheckFunctionCall(c);
   } else {
@@ -176,6 +177,21 @@ void Verifier::CheckFunctionCall(const Call* c) {
   if (!expected && c->type && !Isa<UnknownType>(c->type))
     Error(c->span, fmt::format("{}: '{}' returns nothing but the call is typed {}", name,
                                c->callee, TypeSpelling(c->type)));
+}
+
+// defer_wait V1: the signal must be the kernel's own window-bound parameter. The
+// deducer rejects inline slices/views and loop-carried values; only the verifier
+// knows whether a Var is a parameter, so SSA aliases (`s = sig`) are caught here.
+void Verifier::CheckDeferWaitSignal(const Call* c) {
+  if (!c->IsOp("pld.system.defer_wait") || c->args.empty()) return;
+  const Var* v = AsVarLike(c->args[0]);
+  if (!v) return;
+  auto it = vars_.find(v);
+  if (it == vars_.end() || it->second.kind == BindKind::kParam) return;
+  Error(c->span, fmt::format("pld.system.defer_wait: argument 'signal' must be a window-bound "
+                             "parameter of the kernel itself, but '{}' is {} (V1 rejects "
+                             "slices, views and SSA aliases; pass the parameter directly)",
+                             v->name_hint, BindKindName(it->second.kind)));
 }
 
 }  // namespace pypto::ir::verifier_detail

@@ -15,6 +15,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/comm.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ir/transfer_operands.h"
 
 namespace pypto::codegen {
 
@@ -250,10 +251,11 @@ bool DeferWait(PtoFunctionEmitter& fe, const Call* c, const Var*) {
 bool PutGet(PtoFunctionEmitter& fe, const Call* c, bool is_put) {
   const std::string op = PtoFunctionEmitter::OpName(c);
   size_t n = c->args.size();
-  if (n != 4 && n != 5 && n != 7 && n != 8)
+  TransferOperands layout = DecodeTransferOperands(/*tile_form=*/true, n);
+  if (!layout.valid)
     return fe.Error(c->span, fmt::format("{}: expected 4, 5, 7 or 8 arguments, got {}", op, n));
-  bool two_stages = n == 5 || n == 8;
-  size_t region = two_stages ? 5 : 4;
+  bool two_stages = layout.stage2 >= 0;
+  size_t region = static_cast<size_t>(layout.region);
   const PtoTensor* dst = fe.TensorArg(c, 0);
   const PtoTensor* src = fe.TensorArg(c, 2);
   const PtoBinding* stage = fe.TileArg(c, 3);
@@ -265,7 +267,7 @@ bool PutGet(PtoFunctionEmitter& fe, const Call* c, bool is_put) {
   size_t rank = dst->type->shape.size();
   std::optional<std::vector<std::string>> doffs, soffs;
   std::optional<std::vector<PtoDim>> sizes;
-  if (n >= 7) {
+  if (layout.region >= 0) {
     doffs = fe.IndexList(c->args[region], c->span);
     soffs = fe.IndexList(c->args[region + 1], c->span);
     sizes = fe.DimList(c->args[region + 2], c->span);

@@ -19,6 +19,7 @@
 
 #include "dist_common.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/transfer_operands.h"
 
 namespace pypto::ir {
 
@@ -147,15 +148,14 @@ static const Type* DeduceTileTransfer(DeduceContext& dc, bool is_put) {
   if (n == 6)
     return dc.Error("takes 4, 5, 7 or 8 arguments (dst, peer, src, stage[, stage2][, dst_offsets, "
                     "src_offsets, shape]), got 6; the region tuples must be given all together");
-  bool has_stage2 = n == 5 || n == 8;
-  bool has_region = n >= 7;
+  TransferOperands layout = DecodeTransferOperands(/*tile_form=*/true, n);
+  bool has_stage2 = layout.stage2 >= 0;
   TransferArgs ta;
   ta.dst_is_window = is_put;
-  if (has_region) {
-    int base = has_stage2 ? 5 : 4;
-    ta.dst_offsets = base;
-    ta.src_offsets = base + 1;
-    ta.shape = base + 2;
+  if (layout.region >= 0) {
+    ta.dst_offsets = layout.region;
+    ta.src_offsets = layout.region + 1;
+    ta.shape = layout.region + 2;
   }
   std::optional<int> atomic = 0;
   if (is_put) atomic = EnumKw(dc, "atomic", EnumKind::kAtomicType, 0);

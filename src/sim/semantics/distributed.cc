@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "pypto/ir/transfer_operands.h"
 #include "pypto/sim/interpreter.h"
 #include "pypto/sim/semantics_util.h"
 
@@ -197,13 +198,11 @@ void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put) {
   if (!win.IsWindow()) ex.Fail(fmt::format("'{}' must be window-bound", put ? "dst" : "src"));
   int peer = ex.PeerDevice(win, ex.Int(*Exec::Arg(c, a, "peer"), "peer"));
   int dst_dev = put ? peer : ex.device(), src_dev = put ? ex.device() : peer;
-  // The region triple's position depends on the form: tensor (dst, peer, src[, region]) and
-  // tile (dst, peer, src, stage[, stage2][, region]) — decode by arity, not by name.
-  bool tile_form = c.OpName().substr(0, 9) == "pld.tile.";
-  size_t region = tile_form ? (a.size() == 7 ? 4 : a.size() == 8 ? 5 : 0) : (a.size() == 6 ? 3 : 0);
-  const Value* dofs = region ? &a[region] : nullptr;
-  const Value* sofs = region ? &a[region + 1] : nullptr;
-  const Value* shp = region ? &a[region + 2] : nullptr;
+  ir::TransferOperands ops =
+      ir::DecodeTransferOperands(c.OpName().substr(0, 9) == "pld.tile.", a.size());
+  const Value* dofs = ops.region >= 0 ? &a[ops.region] : nullptr;
+  const Value* sofs = ops.region >= 0 ? &a[ops.region + 1] : nullptr;
+  const Value* shp = ops.region >= 0 ? &a[ops.region + 2] : nullptr;
   std::vector<int64_t> doff, soff, ext;
   if (dofs || sofs || shp) {
     if (!(dofs && sofs && shp)) ex.Fail("dst_offsets, src_offsets and shape go together");

@@ -9,6 +9,13 @@ Errors in a user's program raise :class:`PyptoError` subclasses whose message is
 the rendered compiler diagnostics (``file:line:col: error: ...``).
 """
 
+import os as _os
+
+# A build other than ./build (see CMakeLists.txt) writes its extension module to
+# its own directory and points PYPTO_CORE_DIR at it; look there first.
+if _os.environ.get("PYPTO_CORE_DIR"):
+    __path__.insert(0, _os.environ["PYPTO_CORE_DIR"])
+
 from . import _core
 from ._core import (EmitError, InternalError, ParseError, PassError, Program, PyptoError,
                     SimError, VerifyError)

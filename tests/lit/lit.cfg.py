@@ -11,5 +11,9 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.pypto_bin_dir), "tests", "lit-out")
 config.environment["PATH"] = os.pathsep.join(
     [config.pypto_bin_dir, os.path.dirname(config.filecheck), config.environment.get("PATH", "")])
+# %python imports this build's pypto (not whichever build wrote bindings/ last).
+config.environment["PYTHONPATH"] = os.path.join(config.pypto_source_dir, "bindings")
+if config.pypto_module_dir:
+    config.environment["PYPTO_CORE_DIR"] = config.pypto_module_dir
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%srcroot", config.pypto_source_dir))

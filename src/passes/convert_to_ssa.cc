@@ -67,10 +67,22 @@ class SSAConverter : public IRMutator {
   const Var* MutateVarDef(const Var* v) override {
     if (!v) return nullptr;
     if (defined_.insert(v).second) return IRMutator::MutateVarDef(v);
-    // Re-definition: a fresh version.
-    const Var* nv = ctx_.NewVar(v->name_hint, MutateType(v->type), v->span);
+    // Re-definition: a fresh version (typed like its value when the value only
+    // adds a tile memory space the name's first type left open).
+    const Var* nv = ctx_.NewVar(v->name_hint, refined_ ? refined_ : MutateType(v->type), v->span);
     Substitute(v, nv);
     return nv;
+  }
+
+  const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
+    const Expr* v = MutateExpr(s->value);
+    const auto* vt = As<TileType>(v->type);
+    const auto* dt = As<TileType>(s->var->type);
+    refined_ = vt && dt && vt->memory_space && !dt->memory_space ? vt : nullptr;
+    const Var* var = MutateVarDef(s->var);
+    refined_ = nullptr;
+    if (v == s->value && var == s->var) return s;
+    return ctx_.Make<AssignStmt>(var, v, s->span);
   }
 
   // The current version of `v` (itself when never renamed).
@@ -172,6 +184,7 @@ class SSAConverter : public IRMutator {
   }
 
  private:
+  const Type* refined_ = nullptr;  // see Mutate_AssignStmt
   // Assigned in `body` and already defined: carried through the loop.
   std::vector<const Var*> Carried(const Stmt* body) {
     std::vector<const Var*> out;

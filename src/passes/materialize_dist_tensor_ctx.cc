@@ -89,6 +89,37 @@ class CtxThreader : public IRMutator {
     return r;
   }
 
+  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
+    for (const IterArg* ia : s->iter_args)
+      if (const Var* src = AsVarLike(ia->init))
+        if (ctx_of_.count(src)) ctx_of_[ia] = ctx_of_[src];
+    const Stmt* r = IRMutator::Mutate_WhileStmt(s);
+    if (auto* w = As<WhileStmt>(r))
+      for (size_t i = 0; i < w->iter_args.size() && i < s->iter_args.size(); ++i) {
+        if (!ctx_of_.count(s->iter_args[i])) continue;
+        ctx_of_[w->iter_args[i]] = ctx_of_[s->iter_args[i]];
+        if (i < s->return_vars.size()) ctx_of_[s->return_vars[i]] = ctx_of_[s->iter_args[i]];
+        if (i < w->return_vars.size()) ctx_of_[w->return_vars[i]] = ctx_of_[s->iter_args[i]];
+      }
+    return r;
+  }
+  // An if's DistributedTensor return var has the ctx of what its branches yield.
+  const Stmt* Mutate_IfStmt(const IfStmt* s) override {
+    const Stmt* r = IRMutator::Mutate_IfStmt(s);
+    const auto* n = As<IfStmt>(r);
+    for (const Stmt* branch : {s->then_body, s->else_body}) {
+      const YieldStmt* y = util::TrailingYield(branch);
+      for (size_t i = 0; y && i < y->values.size() && i < s->return_vars.size(); ++i) {
+        const Var* src = DerivedFrom(y->values[i]);
+        auto it = src ? ctx_of_.find(src) : ctx_of_.end();
+        if (it == ctx_of_.end() || ctx_of_.count(s->return_vars[i])) continue;
+        ctx_of_[s->return_vars[i]] = it->second;
+        if (n && i < n->return_vars.size()) ctx_of_[n->return_vars[i]] = it->second;
+      }
+    }
+    return r;
+  }
+
   const Expr* Mutate_Call(const Call* c) override {
     if (!host_ && c->IsOp("pld.system.get_comm_ctx")) {
       if (const Var* cv = CtxOfArg(c->args[0], cur_span_)) return cv;
@@ -133,12 +164,14 @@ class CtxThreader : public IRMutator {
     return util::Seq(ctx_, std::move(out), span);
   }
 
-  // The DistributedTensor an expression is a view/alias of (first tensor arg of a
-  // non-writing op returning a DistributedTensor, or a plain Var).
+  // The DistributedTensor an expression is a view/alias/write-back of: a plain
+  // Var, or the first DistributedTensor Var argument of an op (a view's input,
+  // `pl.tile.store(t, offs, dst)`'s dst, a collective's target).
   const Var* DerivedFrom(const Expr* e) {
     if (auto* v = AsVarLike(e)) return v;
-    if (auto* c = As<Call>(e); c && c->op && !c->args.empty())
-      if (auto* v = AsVarLike(c->args[0]); v && Isa<DistributedTensorType>(v->type)) return v;
+    if (auto* c = As<Call>(e); c && c->op)
+      for (const Expr* a : c->args)
+        if (auto* v = AsVarLike(a); v && Isa<DistributedTensorType>(v->type)) return v;
     return nullptr;
   }
 

@@ -23,6 +23,13 @@ const ir::Program* WithFunctions(ir::Context& ctx, const ir::Program& p,
 // Statements of a body (a SeqStmt's list, or the single statement).
 std::vector<const ir::Stmt*> StmtList(const ir::Stmt* s);
 const ir::SeqStmt* Seq(ir::Context& ctx, std::vector<const ir::Stmt*> stmts, Span span = {});
+// The YieldStmt ending a loop body or if branch (the body itself or its SeqStmt's
+// last statement), or null.
+inline const ir::YieldStmt* TrailingYield(const ir::Stmt* body) {
+  if (const auto* y = ir::As<ir::YieldStmt>(body)) return y;
+  const auto* seq = ir::As<ir::SeqStmt>(body);
+  return seq && !seq->stmts.empty() ? ir::As<ir::YieldStmt>(seq->stmts.back()) : nullptr;
+}
 
 // Uses and definitions of Vars in a subtree, in visit order.
 struct VarUses {

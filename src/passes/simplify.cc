@@ -9,6 +9,9 @@
 //    (statements, yields, returns, loop bounds, or any type) and its value has no
 //    side effect — a Call is side-effecting when it is a function call, its
 //    result is Unknown (comm ops), or its op declares a Write/ReadWrite effect.
+//  * A side-effecting op call returned directly (`return pl.store(t, o, y)`) is
+//    bound to a Var first (`y_1 = pl.tile.store(...)`, `return y_1`), so every
+//    later pass and the backends see the effect as a statement of its own.
 #include <cmath>
 #include <limits>
 #include <unordered_set>
@@ -61,6 +64,30 @@ class Folder : public IRMutator {
         a->value->type == a->var->type)
       Substitute(s->var, a->value);
     return r;
+  }
+
+  const Stmt* Mutate_ReturnStmt(const ReturnStmt* s) override {
+    const Stmt* r = IRMutator::Mutate_ReturnStmt(s);
+    const auto* ret = Cast<ReturnStmt>(r);
+    std::vector<const Stmt*> out;
+    std::vector<const Expr*> values = ret->values;
+    for (const Expr*& v : values) {
+      const auto* c = As<Call>(v);
+      if (!c || !c->op || !util::HasSideEffects(*c)) continue;
+      std::string name = "ret";
+      for (size_t i = 0; i < c->args.size(); ++i)
+        if (const Var* a = AsVarLike(c->args[i]);
+            a && c->op->EffectOf(static_cast<int>(i), c->kwargs) != ArgEffect::kRead) {
+          name = a->name_hint;
+          break;
+        }
+      const Var* nv = ctx_.NewVar(name, c->type, c->span);
+      out.push_back(ctx_.Make<AssignStmt>(nv, c, c->span));
+      v = nv;
+    }
+    if (out.empty()) return r;
+    out.push_back(ctx_.Make<ReturnStmt>(std::move(values), s->span));
+    return util::Seq(ctx_, std::move(out), s->span);
   }
 
   const Expr* Mutate_BinaryExpr(const BinaryExpr* e) override {

@@ -127,6 +127,25 @@ def test_local_constants_of_the_defining_function_are_captured():
     assert "a: pl.Tensor[[8, 32], pl.FP32]" in ir.python_print(UsesLocal)
 
 
+def test_string_and_bool_closure_constants_are_captured():
+    # Upstream's factories fold a mode string and flags into the program.
+    def build(mode, with_stage):
+        @pl.program
+        class Reveal:
+            @pl.function(type=pl.FunctionType.InCore)
+            def k(self, d: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]],
+                  s: pl.InOut[pld.DistributedTensor[[2, 2], pl.INT32]]):
+                if with_stage:
+                    d = pld.tensor.allreduce(d, s, op=pld.ReduceOp.Sum, mode=mode)
+        return Reveal
+
+    ring = ir.python_print(build("ring", True))
+    assert 'op=pld.ReduceOp.Sum, mode="ring")' in ring
+    assert 'mode="mesh"' in ir.python_print(build("mesh", True))
+    with pytest.raises(pypto.ParseError, match='is "tree"; expected "mesh" or "ring"'):
+        build("tree", True)
+
+
 def test_error_names_user_file_line_and_rule():
     with pytest.raises(pypto.VerifyError) as info:
         @pl.program

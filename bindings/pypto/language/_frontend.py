@@ -182,7 +182,7 @@ def _names(text):
 
 
 def _is_plain_constant(v):
-    if isinstance(v, bool):
+    if isinstance(v, (bool, str)):
         return True
     if isinstance(v, (int, float)):
         # IntEnum members are ints but are written by name in the DSL.
@@ -190,6 +190,17 @@ def _is_plain_constant(v):
     if isinstance(v, (list, tuple)):
         return all(_is_plain_constant(e) for e in v)
     return False
+
+
+def _constant_text(v):
+    """A plain constant as DSL source text (strings quoted, lists bracketed)."""
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    if isinstance(v, str):
+        return repr(v)
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return "[" + ", ".join(_constant_text(e) for e in v) + "]"
 
 
 _MISSING = object()
@@ -247,7 +258,7 @@ def compile_source(src, parse_filename):
     """Parses and verifies a ProgramSource; errors name the user's file and line."""
     from .. import _core
     text, smap = src.build(parse_filename)
-    constants = [(n, v) for n, v in src.constants.items()]
+    constants = [(n, _constant_text(v)) for n, v in src.constants.items()]
     try:
         prog = _core.parse(text, filename=parse_filename, allow_internal_ops=False,
                            constants=constants, line_offset=0)

@@ -9,6 +9,8 @@
 //    (statements, yields, returns, loop bounds, or any type) and its value has no
 //    side effect — a Call is side-effecting when it is a function call, its
 //    result is Unknown (comm ops), or its op declares a Write/ReadWrite effect.
+//  * `if` on a constant condition keeps only the taken branch (return vars
+//    become the values it yields).
 //  * A side-effecting op call returned directly (`return pl.store(t, o, y)`) is
 //    bound to a Var first (`y_1 = pl.tile.store(...)`, `return y_1`), so every
 //    later pass and the backends see the effect as a statement of its own.
@@ -64,6 +66,22 @@ class Folder : public IRMutator {
         a->value->type == a->var->type)
       Substitute(s->var, a->value);
     return r;
+  }
+
+  // `if True:` / `if False:` (a folded condition, or a factory's flag) keeps
+  // only the taken branch; the if's return vars become what it yields.
+  const Stmt* Mutate_IfStmt(const IfStmt* s) override {
+    const Expr* c = MutateExpr(s->cond);
+    std::optional<bool> b = BoolOf(c);
+    if (!b) return IRMutator::Mutate_IfStmt(s);
+    const Stmt* taken = *b ? s->then_body : s->else_body;
+    std::vector<const Stmt*> stmts = taken ? util::StmtList(taken) : std::vector<const Stmt*>{};
+    const YieldStmt* y = taken ? util::TrailingYield(taken) : nullptr;
+    if (y) stmts.pop_back();
+    const Stmt* body = MutateStmt(util::Seq(ctx_, std::move(stmts), s->span));
+    for (size_t i = 0; y && i < y->values.size() && i < s->return_vars.size(); ++i)
+      Substitute(s->return_vars[i], MutateExpr(y->values[i]));
+    return body;
   }
 
   const Stmt* Mutate_ReturnStmt(const ReturnStmt* s) override {

@@ -61,12 +61,16 @@ class SSAConverter : public IRMutator {
   SSAConverter(Context& ctx, DiagnosticEngine& diag) : IRMutator(ctx), diag_(diag) {}
 
   void DefineParams(const Function& f) {
-    for (const Var* p : f.params) defined_.insert(p);
+    for (const Var* p : f.params) {
+      defined_.insert(p);
+      ever_.insert(p);
+    }
   }
 
   const Var* MutateVarDef(const Var* v) override {
     if (!v) return nullptr;
-    if (defined_.insert(v).second) return IRMutator::MutateVarDef(v);
+    defined_.insert(v);
+    if (ever_.insert(v).second) return IRMutator::MutateVarDef(v);
     // Re-definition: a fresh version (typed like its value when the value only
     // adds a tile memory space the name's first type left open).
     const Var* nv = ctx_.NewVar(v->name_hint, refined_ ? refined_ : MutateType(v->type), v->span);
@@ -101,11 +105,13 @@ class SSAConverter : public IRMutator {
     bool ch = false;
     AttrList attrs = MutateAttrs(s->attrs, &ch);
     const Var* lv = MutateVarDef(s->loop_var);
+    std::unordered_set<const Var*> scope = defined_;
     std::vector<const IterArg*> ias = MutateIterArgs(s->iter_args, &ch);
     for (const IterArg* ia : s->iter_args) defined_.insert(ia);
     std::vector<const IterArg*> new_ias = OpenCarried(carried);
     ias.insert(ias.end(), new_ias.begin(), new_ias.end());
     const Stmt* body = CloseBody(MutateStmt(s->body), carried, s->span);
+    defined_ = std::move(scope);  // names first bound in the body end with it
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
     for (const Var* v : carried) rvs.push_back(BindResult(v));
     return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ias), body, std::move(rvs),
@@ -117,12 +123,14 @@ class SSAConverter : public IRMutator {
     if (!carried.empty() && HasOwnBreakOrContinue(s->body))
       diag_.Error(s->span, fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' is not supported; restructure the loop with a condition", carried[0]->name_hint));
     bool ch = false;
+    std::unordered_set<const Var*> scope = defined_;
     std::vector<const IterArg*> ias = MutateIterArgs(s->iter_args, &ch);
     for (const IterArg* ia : s->iter_args) defined_.insert(ia);
     std::vector<const IterArg*> new_ias = OpenCarried(carried);
     ias.insert(ias.end(), new_ias.begin(), new_ias.end());
     const Expr* cond = MutateExpr(s->cond);
     const Stmt* body = CloseBody(MutateStmt(s->body), carried, s->span);
+    defined_ = std::move(scope);
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
     for (const Var* v : carried) rvs.push_back(BindResult(v));
     return ctx_.Make<WhileStmt>(cond, std::move(ias), body, std::move(rvs), s->span);
@@ -136,12 +144,12 @@ class SSAConverter : public IRMutator {
     auto then_subst = subst_;
     auto then_def = defined_;
     subst_ = before_subst;
-    // Vars first bound in the then-branch get a fresh version when the else
-    // branch binds them too (one binding per Var).
-    defined_ = then_def;
+    // The else branch sees only what was in scope before the if (a Var first
+    // bound in the then-branch and bound again here gets a fresh version, as
+    // every re-binding does).
+    defined_ = before_def;
     const Stmt* else_b = s->else_body ? MutateStmt(s->else_body) : nullptr;
     auto else_subst = subst_;
-    auto else_def = defined_;
 
     // Merged Vars: assigned in a branch and existing before, or assigned in both.
     std::vector<const Var*> merged;
@@ -161,8 +169,7 @@ class SSAConverter : public IRMutator {
     subst_ = before_subst;
     for (const auto& [k, v] : then_subst) subst_.emplace(k, v);
     for (const auto& [k, v] : else_subst) subst_.emplace(k, v);
-    defined_ = then_def;
-    defined_.insert(else_def.begin(), else_def.end());
+    defined_ = before_def;  // + the merged Vars below: one-branch names end with it
     bool ch = false;
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
     if (merged.empty())
@@ -227,7 +234,10 @@ class SSAConverter : public IRMutator {
   }
 
   DiagnosticEngine& diag_;
+  // Vars in scope at the current point (a loop body's or branch's own names end
+  // with it), and Vars bound anywhere so far (a later binding is a new version).
   std::unordered_set<const Var*> defined_;
+  std::unordered_set<const Var*> ever_;
 };
 
 class ConvertToSSAPass : public Pass {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "pypto/codegen/pto_function_emitter.h"
+#include "pypto/codegen/ub_allocator.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_utils.h"
 
@@ -284,14 +285,13 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
   auto rc = StaticRowsCols(tt->shape);
   MemorySpace m = tt->memory_space.value_or(MemorySpace::kVec);
   int64_t bytes = rc->first * rc->second * DTypeBytes(tt->dtype);
-  int64_t& next = next_addr_[static_cast<int>(m)];
-  int64_t addr = next;
-  next += (bytes + 31) / 32 * 32;
-  if (m == MemorySpace::kVec && next > UbCapacity(arch_)) {
-    Error(call->span, fmt::format("{}: kernel tiles need {} bytes of UB but the {} target has {}",
-                                  OpName(call), next, arch_, UbCapacity(arch_)));
+  if (!ub_) ub_ = std::make_shared<UbAllocator>(fn_, UbCapacity(arch_), arch_);
+  UbPlacement place = ub_->Place(v, call, m, bytes);
+  if (!place.ok) {
+    Error(place.error_span.IsKnown() ? place.error_span : call->span, place.error);
     return nullptr;
   }
+  int64_t addr = place.addr;
   std::string name = Named(v ? v->name_hint : "tile");
   // Dynamic valid extents are operands of alloc_tile: emit it at the definition
   // when they are, otherwise hoist it into the prologue.

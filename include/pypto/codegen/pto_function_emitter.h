@@ -74,6 +74,7 @@ struct PtoBinding {
 };
 
 class PtoFunctionEmitter;
+class UbAllocator;  // ub_allocator.h
 // Emits one call. `result` is the assigned variable (null for an EvalStmt).
 // Returns false after reporting a diagnostic.
 using PtoOpEmitFn = bool (*)(PtoFunctionEmitter& fe, const ir::Call* call, const ir::Var* result);
@@ -204,6 +205,9 @@ class PtoFunctionEmitter {
   std::unordered_map<const ir::Var*, PtoBinding> bindings_;
   std::vector<std::unique_ptr<PtoBinding>> anon_tiles_;  // tiles with no IR variable
   std::map<int, int64_t> next_addr_;  // per memory space: next free byte
+  // Tile addresses (bump, or reuse when the bump layout overflows UB); built by
+  // the first AllocTile.
+  std::shared_ptr<UbAllocator> ub_;
   std::string deferred_args_;
   std::vector<std::string> sig_args_;
   std::vector<Frame> frames_;

@@ -1,0 +1,124 @@
+// On-chip tile memory allocation for the PTO emitter: which address each
+// `pto.alloc_tile` gets.
+//
+// The analysis walks a kernel body in program order and gives every tile buffer
+// the emitter allocates (the tile result of a call that is not an in-place alias
+// of its operand) a live interval of program points:
+//  * it starts where the buffer is defined and ends at the last use of any value
+//    that may name the buffer;
+//  * values that may name the same buffer form one class (union-find): in-place
+//    results (tile.set_validshape, tile.fillpad_inplace, tile.write, and any tile
+//    argument the op registry marks as written) alias their operand; loop
+//    iter_args alias their init, the loop's yields and return_vars; if
+//    return_vars alias every yield of both branches; `x = y` aliases. All
+//    buffers of a class are live over the hull of the whole class (conservative
+//    for carried tiles);
+//  * a value used inside a loop but defined outside it stays live until the end
+//    of the outermost such loop;
+//  * intervals are inclusive, so an op's result never shares memory with the
+//    operands it reads.
+// Addresses are then assigned first-fit in interval-start order (ties by
+// program order), per memory space, respecting each tile's alignment: the same
+// input always gives the same addresses.
+//
+// Policy (UbAllocator): the plain bump layout (every tile its own buffer, in
+// definition order) is kept whenever it fits — byte-identical output to the
+// emitter before reuse existed, and no address reuse for ptoas's sync insertion
+// to reason about. Only when the Vec (UB) bump layout exceeds the target's
+// capacity is the reuse layout used; if even that does not fit, the error names
+// the program point where the most bytes are live at once. Only Vec has a known
+// capacity; the other spaces always use the bump layout.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pypto/core/span.h"
+#include "pypto/ir/enums.h"
+#include "pypto/ir/expr.h"
+#include "pypto/ir/function.h"
+
+namespace pypto::codegen {
+
+// Alignment of every tile buffer (bytes); sizes are rounded up to it as well.
+inline constexpr int64_t kTileAlign = 32;
+
+// One tile buffer the emitter allocates.
+struct UbTile {
+  const ir::Var* var = nullptr;    // the defined variable (null: result discarded)
+  const ir::Call* call = nullptr;  // the defining call
+  ir::MemorySpace space = ir::MemorySpace::kVec;
+  int64_t bytes = 0;  // rounded up to `align`
+  int64_t align = kTileAlign;
+  int start = 0;      // live interval in program points, inclusive
+  int end = 0;
+  int64_t addr = -1;  // address in the reuse (first-fit) layout
+  Span span;          // the defining call
+  std::string name;   // var name hint ("" when discarded)
+};
+
+// Layout facts of one memory space.
+struct UbPool {
+  int64_t bump_bytes = 0;   // sum of all buffers (the bump layout's end)
+  int64_t reuse_bytes = 0;  // end of the first-fit reuse layout
+  int64_t peak_bytes = 0;   // most bytes live at one program point
+  int peak_tile = -1;       // index of the tile whose definition reaches the peak
+  std::vector<int> peak_live;  // tiles live at the peak, in program order
+  int overflow_tile = -1;   // first tile (placement order) ending past the capacity
+};
+
+// The analysis: every allocated tile (program order) with its interval and its
+// reuse address, and per-space totals. A capacity (bytes; <= 0: none) only
+// selects `overflow_tile`.
+struct UbPlan {
+  std::vector<UbTile> tiles;
+  std::map<int, UbPool> pools;  // by MemorySpace value
+  int points = 0;               // number of program points
+
+  // Index of the tile allocated for (var, call), or -1.
+  int Find(const ir::Var* var, const ir::Call* call) const;
+  std::map<std::pair<const ir::Var*, const ir::Call*>, int> index;
+};
+
+// Intervals and bump totals only (no addresses yet).
+UbPlan AnalyzeTileIntervals(const ir::Function& fn);
+// Computes the first-fit addresses, peak and overflow of one space.
+void LayOutSpace(UbPlan& plan, ir::MemorySpace space, int64_t capacity);
+// Both, for every space.
+UbPlan PlanTileMemory(const ir::Function& fn, int64_t vec_capacity);
+
+// What the emitter asks for each alloc_tile.
+struct UbPlacement {
+  bool ok = true;
+  int64_t addr = 0;
+  Span error_span;    // when !ok
+  std::string error;  // when !ok: the complete message
+};
+
+class UbAllocator {
+ public:
+  enum class Mode { kBump, kReuse, kOverflow };
+  UbAllocator(const ir::Function& fn, int64_t vec_capacity, std::string arch);
+
+  // Address for the tile `call` defines (bound to `var`, may be null) of `bytes`
+  // bytes (unrounded) in `space`; called once per alloc_tile in emission order.
+  UbPlacement Place(const ir::Var* var, const ir::Call* call, ir::MemorySpace space,
+                    int64_t bytes);
+
+  Mode vec_mode() const { return mode_; }
+  const UbPlan& plan() const { return plan_; }
+
+ private:
+  UbPlacement Overflow() const;
+
+  UbPlan plan_;
+  int64_t cap_;
+  std::string arch_;
+  Mode mode_ = Mode::kBump;
+  std::map<int, int64_t> next_;  // bump counters per space (reuse mode: above the layout)
+};
+
+}  // namespace pypto::codegen

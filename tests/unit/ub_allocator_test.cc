@@ -1,0 +1,212 @@
+// UB allocation for the PTO emitter (ub_allocator.h): live intervals of tile
+// buffers (straight-line code, values used inside loops, loop-carried and
+// if-yielded tiles, in-place aliases), first-fit addresses, determinism, the
+// bump-or-reuse policy through EmitPto, and the overflow diagnostic.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "pypto/codegen/pto_emitter.h"
+#include "pypto/codegen/ub_allocator.h"
+#include "pypto/ir/context.h"
+#include "pypto/ir/parser.h"
+
+using namespace pypto;
+using namespace pypto::ir;
+using pypto::codegen::PlanTileMemory;
+using pypto::codegen::UbAllocator;
+using pypto::codegen::UbPlan;
+
+namespace {
+
+constexpr int64_t kA2a3 = 192 * 1024;
+
+const char* kHeader =
+    "import pypto.language as pl\n"
+    "\n"
+    "\n"
+    "@pl.program\n"
+    "class P:\n"
+    "    @pl.function(type=pl.FunctionType.InCore)\n";
+
+// `T` = a 64 KiB Vec tile type.
+std::string Kernel(const std::string& params, const std::string& body) {
+  std::string b = body;
+  std::string t = "pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec]";
+  for (size_t p; (p = b.find("$T")) != std::string::npos;) b.replace(p, 2, t);
+  return std::string(kHeader) + "    def kernel(self, " + params + "):\n" + b +
+         "        return\n";
+}
+
+const char* kXYO =
+    "x: pl.Tensor[[128, 128], pl.FP32], y: pl.Tensor[[128, 128], pl.FP32], "
+    "out: pl.InOut[pl.Tensor[[128, 128], pl.FP32]]";
+
+const Function* Parse(Context& ctx, const std::string& text) {
+  DiagnosticEngine diag(&ctx.sources());
+  const Program* p = ParseProgram(ctx, text, "k.pir", diag);
+  INFO(diag.Render());
+  REQUIRE(p != nullptr);
+  REQUIRE_FALSE(diag.HasErrors());
+  return p->Find("kernel");
+}
+
+// "name:[start,end]@addr" per tile, in program order.
+std::string Layout(const UbPlan& plan) {
+  std::vector<std::string> parts;
+  for (const auto& t : plan.tiles)
+    parts.push_back(fmt::format("{}:[{},{}]@{}", t.name.empty() ? "_" : t.name, t.start, t.end,
+                                t.addr));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string PlanOf(const std::string& text, int64_t cap = kA2a3) {
+  Context ctx;
+  return Layout(PlanTileMemory(*Parse(ctx, text), cap));
+}
+
+// Sequential 64 KiB tiles: 5 * 64 KiB of buffers, at most 3 live at once.
+const std::string kSequential = Kernel(kXYO,
+                                       "        a: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                                       "        b: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                                       "        c: $T = pl.tile.add(a, b)\n"
+                                       "        o1 = pl.tile.store(c, [0, 0], out)\n"
+                                       "        d: $T = pl.tile.load(out, [0, 0], [128, 128])\n"
+                                       "        e: $T = pl.tile.mul(d, d)\n"
+                                       "        o2 = pl.tile.store(e, [0, 0], out)\n");
+
+}  // namespace
+
+TEST_CASE("ub_allocator: straight-line intervals and first-fit addresses") {
+  // Points: a=1 b=2 c=3 o1=4 d=5 e=6 o2=7. Intervals are inclusive, so c does not
+  // take a's or b's memory; d and e reuse a's and b's.
+  CHECK(PlanOf(kSequential) ==
+        "a:[1,3]@0 b:[2,3]@65536 c:[3,4]@131072 d:[5,6]@0 e:[6,7]@65536");
+  Context ctx;
+  UbPlan plan = PlanTileMemory(*Parse(ctx, kSequential), kA2a3);
+  const auto& vec = plan.pools.at(static_cast<int>(MemorySpace::kVec));
+  CHECK(vec.bump_bytes == 5 * 65536);
+  CHECK(vec.reuse_bytes == 3 * 65536);
+  CHECK(vec.peak_bytes == 3 * 65536);
+  CHECK(plan.tiles[vec.peak_tile].name == "c");
+  CHECK(vec.overflow_tile == -1);
+}
+
+TEST_CASE("ub_allocator: a value used inside a loop lives to the loop's end; carried tiles") {
+  // Points: t=1 s=2 for-head=3 loop-start=4 (cond)=5 u=6 nxt=7 w=8 yield=9 loop-end=10
+  // exit=11 r=12. `s` is defined before the loop and used in it: live to 10. The
+  // carried class {t, acc, nxt, acc_out} spans [1, 12] for both of its buffers.
+  std::string text = Kernel(kXYO,
+                            "        t: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                            "        s: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                            "        for i, (acc,) in pl.range(0, 4, 1, init_values=(t,)):\n"
+                            "            u: $T = pl.tile.add(s, s)\n"
+                            "            nxt: $T = pl.tile.add(acc, u)\n"
+                            "            w: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                            "            acc_out: $T = pl.yield_(nxt)\n"
+                            "        r = pl.tile.store(acc_out, [0, 0], out)\n");
+  CHECK(PlanOf(text, 0) ==
+        "t:[1,12]@0 s:[2,10]@131072 u:[6,7]@196608 nxt:[1,12]@65536 w:[8,8]@196608");
+}
+
+TEST_CASE("ub_allocator: if results alias the yields of both branches") {
+  // Points: a=1 cond=2 b=3 yield=4 c=5 yield=6 join=7 o=8 d=9. `a` is last used in
+  // the else branch; {b, c, r} spans [3, 8]; d reuses a's memory.
+  std::string text = Kernel(std::string(kXYO) + ", flag: pl.Scalar[pl.INT32]",
+                            "        a: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                            "        if flag > 0:\n"
+                            "            b: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                            "            r: $T = pl.yield_(b)\n"
+                            "        else:\n"
+                            "            c: $T = pl.tile.add(a, a)\n"
+                            "            r: $T = pl.yield_(c)\n"
+                            "        o = pl.tile.store(r, [0, 0], out)\n"
+                            "        d: $T = pl.tile.load(x, [0, 0], [128, 128])\n");
+  CHECK(PlanOf(text, 0) == "a:[1,5]@0 b:[3,8]@65536 c:[3,8]@131072 d:[9,9]@0");
+}
+
+TEST_CASE("ub_allocator: in-place results alias their operand; discarded results") {
+  // fillpad_inplace's result names t's buffer: t stays live to the store at 4.
+  // The discarded load at 5 is live at its own point only.
+  std::string text = Kernel(kXYO,
+                            "        t: $T = pl.tile.load(x, [0, 0], [128, 128], [64, 128])\n"
+                            "        u: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                            "        f: $T = pl.tile.fillpad_inplace(t)\n"
+                            "        o = pl.tile.store(f, [0, 0], out)\n"
+                            "        pl.tile.load(y, [0, 0], [128, 128])\n");
+  std::string got = PlanOf(text, 0);
+  CHECK(got == "t:[1,4]@0 u:[2,2]@65536 _:[5,5]@0");
+}
+
+TEST_CASE("ub_allocator: determinism across contexts") {
+  std::string a = PlanOf(kSequential), b = PlanOf(kSequential);
+  CHECK(a == b);
+}
+
+TEST_CASE("ub_allocator: policy keeps the bump layout when it fits") {
+  Context ctx;
+  const Function* f = Parse(ctx, kSequential);
+  UbAllocator big(*f, 1 << 20, "a2a3");  // 5 * 64 KiB fits in 1 MiB
+  CHECK(big.vec_mode() == UbAllocator::Mode::kBump);
+  const auto& tiles = big.plan().tiles;
+  std::vector<int64_t> addrs;
+  for (const auto& t : tiles) addrs.push_back(big.Place(t.var, t.call, t.space, 65536).addr);
+  CHECK(addrs == std::vector<int64_t>{0, 65536, 131072, 196608, 262144});
+
+  UbAllocator ub(*f, kA2a3, "a2a3");
+  CHECK(ub.vec_mode() == UbAllocator::Mode::kReuse);
+  addrs.clear();
+  for (const auto& t : tiles) addrs.push_back(ub.Place(t.var, t.call, t.space, 65536).addr);
+  CHECK(addrs == std::vector<int64_t>{0, 65536, 131072, 0, 65536});
+}
+
+TEST_CASE("ub_allocator: EmitPto reuses addresses only when the bump layout overflows") {
+  Context ctx;
+  DiagnosticEngine diag(&ctx.sources());
+  const Program* p = ParseProgram(ctx, kSequential, "k.pir", diag);
+  REQUIRE(p);
+  std::vector<codegen::PtoModule> mods;
+  REQUIRE(codegen::EmitPto(ctx, *p, {}, &mods, diag));
+  REQUIRE(mods.size() == 1);
+  const std::string& s = mods[0].text;
+  CHECK(s.find("%d = pto.alloc_tile addr = %c0_i64 :") != std::string::npos);
+  CHECK(s.find("%e = pto.alloc_tile addr = %c65536_i64 :") != std::string::npos);
+  CHECK(s.find("262144") == std::string::npos);
+
+  // On a5 (256 KiB) the same kernel still overflows the bump layout (320 KiB).
+  mods.clear();
+  codegen::PtoOptions a5;
+  a5.target_arch = "a5";
+  REQUIRE(codegen::EmitPto(ctx, *p, a5, &mods, diag));
+  CHECK(mods[0].text.find("%d = pto.alloc_tile addr = %c0_i64 :") != std::string::npos);
+}
+
+TEST_CASE("ub_allocator: overflow names the peak point and the live tiles") {
+  // At `e = a + b` (line 12, column 55 of the text) a, b, c, d and e are live.
+  std::string text = Kernel(kXYO,
+                            "        a: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                            "        b: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                            "        c: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                            "        d: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                            "        e: $T = pl.tile.add(a, b)\n"
+                            "        f: $T = pl.tile.add(c, d)\n"
+                            "        g: $T = pl.tile.add(e, f)\n"
+                            "        o = pl.tile.store(g, [0, 0], out)\n");
+  Context ctx;
+  DiagnosticEngine diag(&ctx.sources());
+  const Program* p = ParseProgram(ctx, text, "k.pir", diag);
+  REQUIRE(p);
+  CHECK_FALSE(codegen::EmitPto(ctx, *p, {}, nullptr, diag));
+  REQUIRE(diag.ErrorCount() == 1);
+  const auto& d = diag.diagnostics()[0];
+  CHECK(d.span.line == 12);
+  CHECK(d.span.col == 55);
+  CHECK(d.message ==
+        "tile.add: kernel tiles need 327680 bytes of UB at once here (5 tiles live: a (65536 "
+        "B), b (65536 B), c (65536 B), d (65536 B), e (65536 B)) but the a2a3 target has 196608; "
+        "use smaller tiles (smaller chunk_rows / chunk_cols) or keep fewer tiles live at the same "
+        "time");
+}

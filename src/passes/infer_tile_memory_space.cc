@@ -77,41 +77,48 @@ class MemoryInferrer : public IRMutator {
   }
 
   const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    bool changed = false;
-    const Expr* start = MutateExpr(s->start);
-    const Expr* stop = MutateExpr(s->stop);
-    const Expr* step = MutateExpr(s->step);
-    changed = start != s->start || stop != s->stop || step != s->step;
-    AttrList attrs = MutateAttrs(s->attrs, &changed);
-    const Var* lv = MutateVarDef(s->loop_var);
-    changed |= lv != s->loop_var;
-    std::vector<const IterArg*> ia = CarriedIterArgs(s->iter_args, s->body, &changed);
-    const Stmt* body = MutateStmt(s->body);
-    changed |= body != s->body;
-    RetypeReturnVars(s->return_vars, ia, body, nullptr);
-    std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
-    if (!changed) return s;
-    return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ia), body, std::move(rv),
-                              s->for_kind, std::move(attrs), s->span);
+    loop_ = {s->body, &s->return_vars};
+    return IRMutator::Mutate_ForStmt(s);
+  }
+  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
+    loop_ = {s->body, &s->return_vars};
+    return IRMutator::Mutate_WhileStmt(s);
   }
 
-  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
-    bool changed = false;
-    std::vector<const IterArg*> ia = CarriedIterArgs(s->iter_args, s->body, &changed);
-    const Expr* c = MutateExpr(s->cond);
-    const Stmt* body = MutateStmt(s->body);
-    changed |= c != s->cond || body != s->body;
-    RetypeReturnVars(s->return_vars, ia, body, nullptr);
-    std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
-    if (!changed) return s;
-    return ctx_.Make<WhileStmt>(c, std::move(ia), body, std::move(rv), s->span);
+  // A tile iter arg without a space takes its init's space (else the space of
+  // what the body yields for it); the loop's return var follows.
+  std::vector<const IterArg*> MutateIterArgs(const std::vector<const IterArg*>& v,
+                                             bool* changed) override {
+    const YieldStmt* y = util::TrailingYield(loop_.body);
+    const std::vector<const Var*>& rvs = *loop_.return_vars;
+    std::vector<const IterArg*> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const IterArg* ia = v[i];
+      const Expr* init = MutateExpr(ia->init);
+      const Type* t = MutateType(ia->type);
+      if (SpacelessTile(t)) {
+        if (const Type* from = SpacedTile(init)) t = from;
+        else if (y && i < y->values.size() && SpacedTile(y->values[i])) t = y->values[i]->type;
+      }
+      if (init == ia->init && t == ia->type) {
+        out.push_back(ia);
+        continue;
+      }
+      const IterArg* n = ctx_.NewIterArg(ia->name_hint, t, init, ia->span);
+      Substitute(ia, n);
+      out.push_back(n);
+      *changed = true;
+      if (i < rvs.size() && SpacelessTile(rvs[i]->type) && SpacedTile(n))
+        Substitute(rvs[i], ctx_.NewVar(rvs[i]->name_hint, t, rvs[i]->span));
+    }
+    return out;
   }
 
   const Stmt* Mutate_IfStmt(const IfStmt* s) override {
     const Expr* c = MutateExpr(s->cond);
     const Stmt* t = MutateStmt(s->then_body);
     const Stmt* e = s->else_body ? MutateStmt(s->else_body) : nullptr;
-    RetypeReturnVars(s->return_vars, {}, t, e);
+    RetypeReturnVars(s->return_vars, t, e);
     bool changed = c != s->cond || t != s->then_body || e != s->else_body;
     std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
     if (!changed) return s;
@@ -129,48 +136,24 @@ class MemoryInferrer : public IRMutator {
     return tt && tt->memory_space ? tt : nullptr;
   }
 
-  // Iter args (the mutator's default rebuild), except that a tile iter arg
-  // without a space takes its init's space (else the space of what the
-  // unmutated body yields for it).
-  std::vector<const IterArg*> CarriedIterArgs(const std::vector<const IterArg*>& v,
-                                              const Stmt* body, bool* changed) {
-    const YieldStmt* y = util::TrailingYield(body);
-    std::vector<const IterArg*> out;
-    for (size_t i = 0; i < v.size(); ++i) {
-      const IterArg* ia = v[i];
-      const Expr* init = MutateExpr(ia->init);
-      const Type* t = MutateType(ia->type);
-      if (SpacelessTile(t)) {
-        if (const Type* from = SpacedTile(init)) t = from;
-        else if (y && i < y->values.size() && SpacedTile(y->values[i])) t = y->values[i]->type;
-      }
-      if (init != ia->init || t != ia->type) {
-        const IterArg* n = ctx_.NewIterArg(ia->name_hint, t, init, ia->span);
-        Substitute(ia, n);
-        out.push_back(n);
-        *changed = true;
-      } else {
-        out.push_back(ia);
-      }
-    }
-    return out;
-  }
-
-  // Return vars without a space take their iter arg's, else the (mutated)
-  // yielded value's; the new Var is substituted so MutateVarDefs binds it.
-  void RetypeReturnVars(const std::vector<const Var*>& rvs, const std::vector<const IterArg*>& ia,
-                        const Stmt* then_body, const Stmt* else_body) {
+  // An if's return vars without a space take the (mutated) yielded value's;
+  // the new Var is substituted so MutateVarDefs binds it.
+  void RetypeReturnVars(const std::vector<const Var*>& rvs, const Stmt* then_body,
+                        const Stmt* else_body) {
     const YieldStmt* yt = util::TrailingYield(then_body);
     const YieldStmt* ye = else_body ? util::TrailingYield(else_body) : nullptr;
     for (size_t i = 0; i < rvs.size(); ++i) {
       if (!SpacelessTile(rvs[i]->type) || Substitution(rvs[i])) continue;
-      const Type* t = i < ia.size() ? SpacedTile(ia[i]) : nullptr;
-      if (!t && yt && i < yt->values.size()) t = SpacedTile(yt->values[i]);
+      const Type* t = yt && i < yt->values.size() ? SpacedTile(yt->values[i]) : nullptr;
       if (!t && ye && i < ye->values.size()) t = SpacedTile(ye->values[i]);
       if (t) Substitute(rvs[i], ctx_.NewVar(rvs[i]->name_hint, t, rvs[i]->span));
     }
   }
 
+  struct Loop {
+    const Stmt* body = nullptr;
+    const std::vector<const Var*>* return_vars = nullptr;
+  } loop_;  // the loop whose iter args are being rebuilt
   std::unordered_map<const Var*, MemorySpace> req_;
   DiagnosticEngine& diag_;
 };

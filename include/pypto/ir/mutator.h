@@ -70,8 +70,9 @@ class IRMutator {
   // Mutates a list of exprs; `changed` is set when any element changed.
   std::vector<const Expr*> MutateExprs(const std::vector<const Expr*>& v, bool* changed);
   // Binding of a loop's iter args: new init/type -> fresh IterArg (substituted).
-  std::vector<const IterArg*> MutateIterArgs(const std::vector<const IterArg*>& v,
-                                             bool* changed);
+  // Called by the loop hooks before the body is visited; a subclass may retype.
+  virtual std::vector<const IterArg*> MutateIterArgs(const std::vector<const IterArg*>& v,
+                                                     bool* changed);
   std::vector<const Var*> MutateVarDefs(const std::vector<const Var*>& v, bool* changed);
   const Type* MutateTensorLike(const TensorType* t);
   // Rebuilds an op call (re-deducing its type); PYPTO_CHECKs on deducer failure.

@@ -14,6 +14,52 @@ Context::Context() {
     scalars_[i] = Make<ScalarType>(static_cast<DataType>(i));
 }
 
+namespace {
+
+size_t Mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+
+size_t HashTile(const TileType& t) {
+  size_t h = Mix(static_cast<size_t>(t.dtype), t.shape.size());
+  for (const Expr* e : t.shape) h = Mix(h, reinterpret_cast<uintptr_t>(e));
+  h = Mix(h, t.memory_space ? static_cast<size_t>(*t.memory_space) + 1 : 0);
+  if (t.view) {
+    h = Mix(h, t.view->valid_shape.size() + 1);
+    for (const Expr* e : t.view->valid_shape) h = Mix(h, reinterpret_cast<uintptr_t>(e));
+    h = Mix(h, static_cast<size_t>(t.view->blayout));
+    h = Mix(h, static_cast<size_t>(t.view->slayout));
+    h = Mix(h, static_cast<size_t>(t.view->fractal));
+    h = Mix(h, static_cast<size_t>(t.view->pad));
+  }
+  return h;
+}
+
+bool SameSpan(const Span& a, const Span& b) {
+  return a.file == b.file && a.line == b.line && a.col == b.col && a.length == b.length;
+}
+
+// Field-for-field identity (Exprs by pointer).
+bool SameTile(const TileType& a, const TileType& b) {
+  if (a.dtype != b.dtype || a.shape != b.shape || a.memory_space != b.memory_space ||
+      a.view.has_value() != b.view.has_value() || !SameSpan(a.span, b.span))
+    return false;
+  if (!a.view) return true;
+  const TileView &x = *a.view, &y = *b.view;
+  return x.valid_shape == y.valid_shape && x.blayout == y.blayout && x.slayout == y.slayout &&
+         x.fractal == y.fractal && x.pad == y.pad;
+}
+
+}  // namespace
+
+TileType* Context::InternTile(TileType&& t) {
+  size_t h = HashTile(t);
+  auto [lo, hi] = tiles_.equal_range(h);
+  for (auto it = lo; it != hi; ++it)
+    if (SameTile(*it->second, t)) return it->second;
+  TileType* made = arena_.New<TileType>(std::move(t));
+  tiles_.emplace(h, made);
+  return made;
+}
+
 std::string_view NodeKindName(NodeKind k) {
   switch (k) {
 #define PYPTO_TYPE(N) \

@@ -8,6 +8,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/printer.h"
+#include "op_deduce.h"
 
 namespace pypto::ir {
 
@@ -145,6 +146,17 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
                        AttrList kwargs, AttrList attrs, Span span, DiagnosticEngine& diag,
                        std::vector<Span> arg_spans,
                        std::vector<std::pair<std::string, Span>> kwarg_spans) {
+  const Type* t = DeduceOpCallType(ctx, op, args, kwargs, span, diag, std::move(arg_spans),
+                                   std::move(kwarg_spans));
+  if (!t) return nullptr;
+  return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs),
+                        t, span);
+}
+
+const Type* DeduceOpCallType(Context& ctx, const OpDef& op, const std::vector<const Expr*>& args,
+                             AttrList& kwargs, Span span, DiagnosticEngine& diag,
+                             std::vector<Span> arg_spans,
+                             std::vector<std::pair<std::string, Span>> kwarg_spans) {
   DeduceContext dc(ctx, op, args, kwargs, span, diag);
   dc.arg_spans = std::move(arg_spans);
   dc.kwarg_spans = std::move(kwarg_spans);
@@ -206,8 +218,7 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
   if (!ok) return nullptr;
   const Type* t = op.deduce(dc);
   if (!t || dc.had_error) return nullptr;
-  return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs),
-                        t, span);
+  return t;
 }
 
 }  // namespace pypto::ir

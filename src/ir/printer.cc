@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "parser/text_names.h"
@@ -107,6 +108,7 @@ class Printer {
   void ResetLocals() {
     names_ = globals_;
     used_ = global_used_;
+    type_strs_.clear();  // type text may name function-local Vars
   }
 
   void PrintFunction(const Function& f, int indent) {
@@ -170,8 +172,18 @@ class Printer {
       return;
     }
     if (auto* a = As<AssignStmt>(s)) {
-      Line(indent, Name(a->var) + ": " + TypeStr(a->var->type) + " = " +
-                       AssignValue(a->value, Name(a->var)));
+      // Appended piecewise (the hot path of large programs): no temporaries.
+      const std::string& name = NameRef(a->var);
+      const std::string& type = TypeRef(a->var->type);
+      out.append(static_cast<size_t>(indent) * 4, ' ');
+      out += name;
+      out += ": ";
+      out += type;
+      out += " = ";
+      auto* c = As<Call>(a->value);
+      if (c && c->op && !c->IsOp("pld.tensor.alloc_window_buffer")) AppendCall(*c);
+      else out += AssignValue(a->value, name);
+      out += '\n';
     } else if (auto* e = As<EvalStmt>(s)) {
       Line(indent, Expr_(e->expr));
     } else if (auto* r = As<ReturnStmt>(s)) {
@@ -307,10 +319,41 @@ class Printer {
     }
   }
 
-  std::string Name(const Var* v) {
+  std::string Name(const Var* v) { return NameRef(v); }
+  const std::string& NameRef(const Var* v) {
     auto it = names_.find(v);
     if (it != names_.end()) return it->second;
-    return Bind(v);
+    Bind(v);
+    return names_.find(v)->second;
+  }
+  // TypeStr, memoized per function (types are immutable and, hash-consed,
+  // repeat by pointer; the text of one only depends on the names bound so far,
+  // which never change once bound).
+  const std::string& TypeRef(const Type* t) {
+    auto it = type_strs_.find(t);
+    if (it != type_strs_.end()) return it->second;
+    std::string str = TypeStr(t);
+    return type_strs_.emplace(t, std::move(str)).first->second;
+  }
+  // CallStr(c, "") for an op call, appended to `out` directly.
+  void AppendCall(const Call& c) {
+    if (!c.kwargs.empty() || !c.attrs.empty()) {
+      out += CallStr(c, "");
+      return;
+    }
+    out += PrintedName(c.op);
+    out += '(';
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      if (i) out += ", ";
+      if (auto* v = AsVarLike(c.args[i])) out += NameRef(v);
+      else out += Expr_(c.args[i]);
+    }
+    out += ')';
+  }
+  const std::string& PrintedName(const OpDef* op) {
+    auto it = op_names_.find(op);
+    if (it != op_names_.end()) return it->second;
+    return op_names_.emplace(op, text::PrintedOpName(op->name)).first->second;
   }
 
   std::string out;
@@ -462,7 +505,7 @@ class Printer {
   }
 
   std::string CallStr(const Call& c, const std::string& suppress_name) {
-    std::string s = c.op ? text::PrintedOpName(c.op->name) : "self." + c.callee;
+    std::string s = c.op ? PrintedName(c.op) : "self." + c.callee;
     s += "(" + ExprList(c.args);
     bool first = c.args.empty();
     for (const auto& kw : c.kwargs) {
@@ -560,14 +603,40 @@ class Printer {
   }
 
   std::unordered_map<const Var*, std::string> names_, globals_;
-  std::set<std::string> used_, global_used_;
+  std::unordered_set<std::string> used_, global_used_;  // only looked up, never iterated
+  std::unordered_map<const Type*, std::string> type_strs_;
+  std::unordered_map<const OpDef*, std::string> op_names_;
 };
+
+}  // namespace
+
+namespace {
+
+// Statements in `s` (for sizing the output buffer).
+size_t CountStmts(const Stmt* s) {
+  if (!s) return 0;
+  if (auto* q = As<SeqStmt>(s)) {
+    size_t n = 0;
+    for (const Stmt* c : q->stmts) n += CountStmts(c);
+    return n;
+  }
+  if (auto* i = As<IfStmt>(s)) return 2 + CountStmts(i->then_body) + CountStmts(i->else_body);
+  if (auto* f = As<ForStmt>(s)) return 1 + CountStmts(f->body);
+  if (auto* w = As<WhileStmt>(s)) return 2 + CountStmts(w->body);
+  if (auto* sc = As<ScopeStmt>(s)) return 1 + CountStmts(sc->body);
+  return 1;
+}
 
 }  // namespace
 
 std::string PrintProgram(const Program& p) {
   Printer pr;
-  pr.out = "# pypto.program: " + p.name + "\n";
+  // Reserved generously up front: pages never written cost no memory, while
+  // growing a large string copies it and briefly holds both copies.
+  size_t stmts = 0;
+  for (const Function* f : p.functions) stmts += 2 + CountStmts(f->body);
+  pr.out.reserve(4096 + stmts * 160);
+  pr.out += "# pypto.program: " + p.name + "\n";
   pr.out += "import pypto.language as pl\nimport pypto.language.distributed as pld\n";
   if (!p.dynamic_dims.empty()) pr.out += "\n";
   for (const Var* d : p.dynamic_dims) {
@@ -581,7 +650,7 @@ std::string PrintProgram(const Program& p) {
     if (i) pr.out += "\n";
     pr.PrintFunction(*p.functions[i], 1);
   }
-  return pr.out;
+  return std::move(pr.out);
 }
 
 std::string PrintFunction(const Function& f) {

@@ -8,6 +8,7 @@
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/structural_equal.h"
+#include "op_deduce.h"
 #include "verifier_internal.h"
 
 namespace pypto::ir::verifier_detail {
@@ -75,8 +76,9 @@ void Verifier::CheckOpCall(const Call* c) {
   for (const Expr* a : c->args)
     if (!a) return;  // reported as a null expression already
   DiagnosticEngine scratch(diag_.sources());
-  const Call* re = MakeOpCall(ctx_, *c->op, c->args, c->kwargs, c->attrs, c->span, scratch);
-  if (!re) {
+  AttrList kwargs = c->kwargs;
+  const Type* re_type = DeduceOpCallType(ctx_, *c->op, c->args, kwargs, c->span, scratch);
+  if (!re_type) {
     for (const Diagnostic& d : scratch.diagnostics()) {
       if (d.severity == Severity::kWarning)
         diag_.Warning(d.span, d.message);
@@ -89,10 +91,10 @@ void Verifier::CheckOpCall(const Call* c) {
     return;
   }
   std::string why;
-  if (!StructuralEqual(re->type, c->type, &why))
+  if (!StructuralEqual(re_type, c->type, &why))
     Error(c->span, fmt::format("{}: stored result type {} does not match the type deduced from "
                                "its arguments, {}; rebuild the call with MakeOpCall",
-                               PrintedName(*c->op), TypeSpelling(c->type), TypeSpelling(re->type)));
+                               PrintedName(*c->op), TypeSpelling(c->type), TypeSpelling(re_type)));
 }
 
 static std::string_view FunctionTypeName(FunctionType t) {

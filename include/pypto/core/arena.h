@@ -24,7 +24,11 @@ class Arena {
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   ~Arena() {
-    for (auto it = dtors_.rbegin(); it != dtors_.rend(); ++it) it->fn(it->obj);
+    // Reverse order of construction.
+    for (size_t c = dtor_chunks_.size(); c-- > 0;) {
+      size_t n = c + 1 == dtor_chunks_.size() ? dtor_used_ : kDtorChunk;
+      for (size_t i = n; i-- > 0;) dtor_chunks_[c][i].fn(dtor_chunks_[c][i].obj);
+    }
   }
 
   // Constructs a T in the arena. Non-trivially-destructible objects get their
@@ -34,7 +38,7 @@ class Arena {
     void* mem = Allocate(sizeof(T), alignof(T));
     T* obj = new (mem) T(std::forward<Args>(args)...);
     if constexpr (!std::is_trivially_destructible_v<T>) {
-      dtors_.push_back({obj, [](void* p) { static_cast<T*>(p)->~T(); }});
+      AddDtor(obj, [](void* p) { static_cast<T*>(p)->~T(); });
     }
     return obj;
   }
@@ -61,8 +65,20 @@ class Arena {
     void* obj;
     void (*fn)(void*);
   };
+  // Destructor records live in fixed-size chunks rather than one growing
+  // vector: a million-node context never copies the list, nor holds an old
+  // and a new copy at once (which showed up as peak memory).
+  static constexpr size_t kDtorChunk = 4096;
+  void AddDtor(void* obj, void (*fn)(void*)) {
+    if (dtor_chunks_.empty() || dtor_used_ == kDtorChunk) {
+      dtor_chunks_.emplace_back(new Dtor[kDtorChunk]);
+      dtor_used_ = 0;
+    }
+    dtor_chunks_.back()[dtor_used_++] = {obj, fn};
+  }
   std::vector<std::unique_ptr<char[]>> blocks_;
-  std::vector<Dtor> dtors_;
+  std::vector<std::unique_ptr<Dtor[]>> dtor_chunks_;
+  size_t dtor_used_ = 0;
   char* cur_ = nullptr;
   char* end_ = nullptr;
   size_t bytes_ = 0;

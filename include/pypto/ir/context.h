@@ -1,13 +1,16 @@
 // ir::Context owns everything one compilation session builds: the node arena,
 // the source files seen (for diagnostics), and the counter that gives each Var a
 // unique id. Simple types (Unknown, Ptr, Scalar[dt], ...) are interned so they
-// can be compared by pointer; shaped types are built fresh (compare them with
-// StructuralEqual). Not thread-safe for building; read-only sharing is fine.
+// can be compared by pointer; TileTypes are hash-consed by field identity (see
+// Make); other shaped types are built fresh. Compare shaped types with
+// StructuralEqual. Not thread-safe for building; read-only sharing is fine.
 #pragma once
 
 #include <array>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <unordered_map>
 
 #include "pypto/core/arena.h"
 #include "pypto/core/diagnostics.h"
@@ -25,9 +28,18 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  // TileTypes are hash-consed: a TileType equal in every field (shape and
+  // valid_shape compared by Expr pointer, so spans are never merged) to one
+  // made before is that one. Op deducers make one per call; a million
+  // `pl.tile.add`s of the same tiles then cost one type. Nodes are immutable,
+  // so sharing is invisible except through pointer comparison of types.
   template <typename T, typename... Args>
   T* Make(Args&&... args) {
-    return arena_.New<T>(std::forward<Args>(args)...);
+    if constexpr (std::is_same_v<T, TileType>) {
+      return InternTile(TileType(std::forward<Args>(args)...));
+    } else {
+      return arena_.New<T>(std::forward<Args>(args)...);
+    }
   }
 
   const UnknownType* Unknown() const { return unknown_; }
@@ -61,6 +73,8 @@ class Context {
   std::string target_arch = "a2a3";
 
  private:
+  TileType* InternTile(TileType&& t);
+
   Arena arena_;
   SourceManager sources_;
   uint64_t next_var_id_ = 1;
@@ -69,6 +83,7 @@ class Context {
   const CommCtxType* comm_ctx_;
   const WindowBufferType* window_buffer_;
   std::array<const ScalarType*, 16> scalars_{};
+  std::unordered_multimap<size_t, TileType*> tiles_;  // hash -> interned TileTypes
 };
 
 }  // namespace pypto::ir

@@ -49,6 +49,21 @@ struct PyExpr {
   std::vector<PyExpr*> items;   // call args, list/tuple elements, dict keys
   std::vector<PyExpr*> values;  // dict values
   std::vector<Keyword> kwargs;  // call keywords
+
+  // Back to a default node, keeping the vectors' capacity (nodes are reused).
+  void Reset() {
+    kind = EK::kNone;
+    neg = overflow = bval = parenthesized = fstring = false;
+    span = Span{};
+    depth = 1;
+    str.clear();
+    ival = 0;
+    fval = 0;
+    a = b = c = nullptr;
+    items.clear();
+    values.clear();
+    kwargs.clear();
+  }
 };
 
 enum class SK : uint8_t {
@@ -68,6 +83,7 @@ struct PyStmt {
   Span span;
   PyExpr* target = nullptr;      // assign/for target, with-as target
   PyExpr* annotation = nullptr;  // `x: T = ...`
+  std::string_view annotation_text;  // its source text (see Lowerer::AnnotationMatches)
   PyExpr* value = nullptr;       // assigned value, expr, return value, cond, iterable, with item
   std::string op;                // augmented-assignment operator ("+")
   std::vector<PyStmt*> body, orelse;
@@ -79,30 +95,85 @@ struct PyStmt {
   std::vector<PyExpr*> decorators;
   std::vector<PyParam> params;
   PyExpr* returns = nullptr;
+  // kDef from the first pass: where to lex the function again (its `body` is
+  // left empty; see ParseDefBody).
+  std::shared_ptr<const LexSnapshot> body_state;
+
+  // Back to a default node, keeping the vectors' capacity (nodes are reused).
+  void Reset() {
+    kind = SK::kPass;
+    span = Span{};
+    target = annotation = value = nullptr;
+    annotation_text = {};
+    op.clear();
+    body.clear();
+    orelse.clear();
+    has_else = false;
+    else_span = Span{};
+    name.clear();
+    name_span = Span{};
+    decorators.clear();
+    params.clear();
+    returns = nullptr;
+    body_state.reset();
+  }
 };
 
 // Stable-address storage in chunks of 256 nodes: one allocation per chunk
-// (std::deque would allocate every two or three nodes of this size).
+// (std::deque would allocate every two or three nodes of this size). Nodes past
+// a Mark can be handed out again after RewindTo (they are Reset, keeping their
+// vectors' capacity, so a re-used pool parses without allocating).
 template <typename T>
 class NodeChunks {
  public:
+  struct Mark {
+    size_t chunk, used;
+  };
   T* New() {
     if (used_ == kChunk) {
-      chunks_.emplace_back(new T[kChunk]);
+      if (++cur_ >= chunks_.size()) {
+        chunks_.emplace_back(new T[kChunk]);
+        cur_ = chunks_.size() - 1;
+      }
       used_ = 0;
     }
-    return &chunks_.back()[used_++];
+    T* t = &chunks_[cur_][used_++];
+    t->Reset();
+    return t;
+  }
+  Mark GetMark() const { return {cur_, used_}; }
+  void RewindTo(Mark m) {
+    cur_ = m.chunk;
+    used_ = m.used;
   }
 
  private:
   static constexpr size_t kChunk = 256;
   std::vector<std::unique_ptr<T[]>> chunks_;
+  size_t cur_ = static_cast<size_t>(-1);  // chunk being filled
   size_t used_ = kChunk;
 };
 
 struct AstPool {
   NodeChunks<PyExpr> exprs;
   NodeChunks<PyStmt> stmts;
+  // Scope guard: nodes made while it lives are given back when it ends (nothing
+  // made in the scope may be referenced after it).
+  class Rewind {
+   public:
+    explicit Rewind(AstPool& p) : p_(p), e_(p.exprs.GetMark()), s_(p.stmts.GetMark()) {}
+    ~Rewind() {
+      p_.exprs.RewindTo(e_);
+      p_.stmts.RewindTo(s_);
+    }
+    Rewind(const Rewind&) = delete;
+    Rewind& operator=(const Rewind&) = delete;
+
+   private:
+    AstPool& p_;
+    NodeChunks<PyExpr>::Mark e_;
+    NodeChunks<PyStmt>::Mark s_;
+  };
   PyExpr* NewExpr(EK k, Span s) {
     PyExpr* e = exprs.New();
     e->kind = k;
@@ -124,13 +195,23 @@ struct AstPool {
 // (test-harness code in an upstream .py file using syntax the IR text does not
 // have) silently drops the statement, since such statements are not part of the
 // program anyway. Lexer errors and nesting limits are always reported.
-bool ParseModule(const std::vector<Token>& toks, AstPool& pool, DiagnosticEngine& diag,
+// Function bodies are parsed (for their errors) and dropped: each kDef keeps a
+// snapshot to parse it again with ParseDefBody when it is lowered, so the trees
+// of a whole file are never held at once. Syntax errors are reported only when
+// the lexer reported none (the lexer's errors come first and alone).
+bool ParseModule(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag,
                  std::vector<PyStmt*>* out);
 
 // Parses a single expression (used for ParseOptions::constants values).
-PyExpr* ParseSingleExpr(const std::vector<Token>& toks, AstPool& pool, DiagnosticEngine& diag);
+PyExpr* ParseSingleExpr(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag);
+
+// Parses a `def` again from the stream of its body_state; *def gets the full
+// node (body included). False (and *def null) only if the text changed.
+bool ParseDefBody(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag, PyStmt** def);
 
 // "pl.tile.load" for an attribute chain of names; "" when `e` is not one.
 std::string DottedName(const PyExpr* e);
+// DottedName(e) == name, without building the string.
+bool DottedNameIs(const PyExpr* e, std::string_view name);
 
 }  // namespace pypto::ir::parser

@@ -165,10 +165,11 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
                                  const PyExpr* call, const std::vector<std::string>& skip,
                                  AttrList extra) {
   Span span = call->span;
-  std::string printed = text::PrintedOpName(op.name);
+  // Only diagnostics need the printed name.
+  auto printed = [&op] { return text::PrintedOpName(op.name); };
   if (op.internal_only && !opts_.allow_internal_ops) {
     Error(span, fmt::format("{} is internal compiler output and cannot be written in user code",
-                            printed));
+                            printed()));
     return nullptr;
   }
   bool ok = true;
@@ -216,7 +217,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
       for (size_t i = 0; i < op.kwargs.size(); ++i) kws += (i ? ", " : "") + op.kwargs[i].name;
       Error(kw.span, fmt::format("{}: unknown keyword argument '{}' (arguments: {}; keywords: "
                                  "{})",
-                                 printed, kw.name, args.empty() ? "none" : args,
+                                 printed(), kw.name, args.empty() ? "none" : args,
                                  kws.empty() ? "none" : kws));
       ok = false;
       continue;
@@ -224,7 +225,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     size_t u = static_cast<size_t>(idx);
     if (u < pos.size()) {
       Error(kw.span, fmt::format("{}: argument '{}' given both positionally and by keyword",
-                                 printed, kw.name));
+                                 printed(), kw.name));
       ok = false;
       continue;
     }
@@ -239,7 +240,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
   for (size_t i = pos.size(); i < slots.size(); ++i) {
     if (!slots[i]) {
       Error(span, fmt::format("{}: missing argument '{}' (given later arguments by keyword)",
-                              printed, op.args[i].name));
+                              printed(), op.args[i].name));
       return nullptr;
     }
   }
@@ -247,7 +248,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     if (!alloc_name_) {
       Error(span, fmt::format("{} must be the right-hand side of a plain `name = ...` "
                               "assignment (the window is named after the assigned variable)",
-                              printed));
+                              printed()));
       return nullptr;
     }
     kwargs.push_back({"name", Attr::Str(*alloc_name_)});
@@ -304,6 +305,13 @@ const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {
 
 const Expr* Lowerer::LowerCall(const PyExpr* e) {
   std::string name = DottedName(e->a);
+  // A name already resolved to a plain op call below (every check before that
+  // depends on the name alone).
+  if (auto it = plain_ops_.find(name); it != plain_ops_.end()) {
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(e, &pos)) return nullptr;
+    return BuildOpCall(*it->second, std::move(pos), e);
+  }
   if (name.empty()) {
     Error(e->span, "only ops (pl.*, pld.*) and functions of the program can be called");
     return nullptr;
@@ -355,6 +363,7 @@ const Expr* Lowerer::LowerCall(const PyExpr* e) {
   if (handled) return r;
   const OpDef* op = FindOpOrReport(name, e->span);
   if (!op) return nullptr;
+  plain_ops_.emplace(name, op);
   std::vector<const Expr*> pos;
   if (!LowerPositional(e, &pos)) return nullptr;
   return BuildOpCall(*op, std::move(pos), e);

@@ -14,7 +14,7 @@ namespace pypto::ir::parser {
 namespace {
 
 bool IsCallTo(const PyExpr* e, std::string_view name) {
-  return e && e->kind == EK::kCall && DottedName(e->a) == name;
+  return e && e->kind == EK::kCall && DottedNameIs(e->a, name);
 }
 
 std::string JoinNames(const std::vector<std::string>& v) {

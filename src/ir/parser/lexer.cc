@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <deque>
 
 #include "text_names.h"
 
@@ -76,36 +77,75 @@ void AppendUtf8(std::string& out, uint32_t cp) {
   }
 }
 
+}  // namespace
+
 class Lexer {
  public:
-  Lexer(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
-        std::vector<Token>* out, std::deque<std::string>* strings)
-      : s_(text), file_(file), line_offset_(line_offset), diag_(diag), out_(out),
-        strings_(strings) {}
-
-  bool Run() {
-    if (!CheckUtf8()) return false;
-    // IR text averages over two bytes per token; reserving up front avoids the
-    // copies (and the doubled peak) of growing a large vector.
-    out_->reserve(out_->size() + s_.size() / 2 + 16);
+  Lexer(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag)
+      : s_(text), file_(file), line_offset_(line_offset), diag_(diag) {
+    ring_.resize(TokenStream::kRing);
     indents_.push_back("");
-    while (!fatal_ && pos_ < s_.size()) Step();
-    if (fatal_) return false;
+    if (!CheckUtf8()) fatal_ = true;
+  }
+  Lexer(const LexSnapshot& snap, DiagnosticEngine& diag)
+      : s_(snap.text), file_(snap.file), line_offset_(snap.line_offset), diag_(diag) {
+    ring_.resize(TokenStream::kRing);
+    pos_ = snap.pos;
+    line_start_ = snap.line_start;
+    line_ = snap.line;
+    at_line_start_ = false;
+    first_line_ = snap.first_line;
+    indents_ = snap.indents;
+  }
+
+  // Token `idx` (absolute), lexing as far as needed; past the end, the EOF token.
+  const Token& At(size_t idx) {
+    while (emitted_ <= idx && !done_) {
+      if (fatal_ || pos_ >= s_.size()) Finish();
+      else Step();
+    }
+    if (idx >= emitted_) idx = emitted_ - 1;
+    return ring_[idx & (TokenStream::kRing - 1)];
+  }
+  bool Drain() {
+    while (!done_) At(emitted_);
+    return ok_;
+  }
+  bool ok() const { return ok_; }
+  const Token* Ring() const { return ring_.data(); }
+  const size_t* Emitted() const { return &emitted_; }
+  void RecordDefs(bool on) { record_defs_ = on; }
+  std::shared_ptr<const LexSnapshot> TakeDefSnapshot(size_t idx) {
+    std::shared_ptr<const LexSnapshot> found;
+    while (!defs_.empty() && defs_.front().first <= idx) {
+      if (defs_.front().first == idx) found = std::move(defs_.front().second);
+      defs_.pop_front();
+    }
+    return found;
+  }
+
+ private:
+  // End of input (or a fatal error): closing NEWLINE, DEDENTs and EOF.
+  void Finish() {
+    done_ = true;
+    if (fatal_) {
+      Emit(Tok::kEof, pos_ < s_.size() ? pos_ : s_.size(), 0);
+      return;
+    }
     if (!brackets_.empty() && ok_) {  // after another error it is usually a cascade
       const Open& o = brackets_.back();
       Error(o.span, fmt::format("'{}' was never closed; expected '{}' before end of file", o.c,
                                 Closer(o.c)));
     }
-    if (!out_->empty() && !out_->back().Is(Tok::kNewline)) Emit(Tok::kNewline, pos_, 0);
+    if (emitted_ > 0 && !Last().Is(Tok::kNewline)) Emit(Tok::kNewline, pos_, 0);
     while (indents_.size() > 1) {
       indents_.pop_back();
       Emit(Tok::kDedent, pos_, 0);
     }
     Emit(Tok::kEof, pos_, 0);
-    return ok_;
   }
+  Token& Last() { return ring_[(emitted_ - 1) & (TokenStream::kRing - 1)]; }
 
- private:
   struct Open {
     char c;
     Span span;
@@ -124,12 +164,12 @@ class Lexer {
     diag_.Error(sp, std::move(msg));
   }
   Token& Emit(Tok k, size_t start, size_t len) {
-    Token t;
+    Token& t = ring_[emitted_++ & (TokenStream::kRing - 1)];
+    t = Token();
     t.kind = k;
     t.text = s_.substr(start, len);
     t.span = SpanAt(start, len);
-    out_->push_back(std::move(t));
-    return out_->back();
+    return t;
   }
   static char Closer(char c) { return c == '(' ? ')' : c == '[' ? ']' : '}'; }
 
@@ -267,11 +307,23 @@ class Lexer {
       if (valid) {
         // f-strings lex as raw strings so harness code in .py files does not stop
         // the parse; using one in the program is an error at lowering.
-        size_t before = out_->size();
+        size_t before = emitted_;
         String(start, pos_, raw || fmt_string);
-        if (out_->size() > before) out_->back().fstring = fmt_string;
+        if (emitted_ > before) Last().fstring = fmt_string;
         return;
       }
+    }
+    if (record_defs_ && id == "def") {
+      auto snap = std::make_shared<LexSnapshot>();
+      snap->text = s_;
+      snap->file = file_;
+      snap->line_offset = line_offset_;
+      snap->pos = start;
+      snap->line_start = line_start_;
+      snap->line = line_;
+      snap->first_line = first_line_;
+      snap->indents = indents_;
+      defs_.emplace_back(emitted_, std::move(snap));
     }
     Emit(Tok::kName, start, pos_ - start);
   }
@@ -369,7 +421,9 @@ class Lexer {
     bool triple = q + 2 < s_.size() && s_[q + 1] == quote && s_[q + 2] == quote;
     Span open = SpanAt(start, q - start + (triple ? 3 : 1));
     pos_ = q + (triple ? 3 : 1);
-    std::string val;
+    if (ring_strings_.empty()) ring_strings_.resize(TokenStream::kRing);  // first string
+    std::string& val = ring_strings_[emitted_ & (TokenStream::kRing - 1)];
+    val.clear();
     for (;;) {
       if (pos_ >= s_.size() || (!triple && AtLineBreak(pos_))) {
         Error(open, triple ? "unterminated triple-quoted string literal"
@@ -448,34 +502,24 @@ class Lexer {
           val += e;
       }
     }
-    Token t;
-    t.kind = Tok::kString;
-    t.text = s_.substr(start, pos_ - start);
-    t.str = strings_->emplace_back(std::move(val));
+    Token& t = Emit(Tok::kString, start, pos_ - start);
+    t.str = val;
     t.span = open;
-    out_->push_back(std::move(t));
   }
 
   void Operator() {
-    static constexpr std::string_view kOps3[] = {"**=", "//=", ">>=", "<<=", "..."};
-    static constexpr std::string_view kOps2[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-                                                 "->", ":=", "+=", "-=", "*=", "/=", "%=", "&=",
-                                                 "|=", "^=", "@="};
-    // Inline byte compare: most operators fail on the first byte, and a libc
-    // memcmp call per candidate dominated lexing.
-    auto at = [&](std::string_view op) {
-      if (pos_ + op.size() > s_.size()) return false;
-      for (size_t k = 0; k < op.size(); ++k)
-        if (s_[pos_ + k] != op[k]) return false;
-      return true;
-    };
     char c = s_[pos_];
-    if (c != '(' && c != ')' && c != '[' && c != ']' && c != ',') {
-      for (std::string_view op : kOps3)
-        if (at(op)) return EmitOp(3);
-      for (std::string_view op : kOps2)
-        if (at(op)) return EmitOp(2);
-    }
+    // Longest match among the two- and three-character operators
+    //   **= //= >>= <<= ...   ** // << >> <= >= == != -> := += -= *= /= %= &= |= ^= @=
+    // decided on the next two bytes (0 past the end: never part of an operator).
+    char n1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
+    char n2 = pos_ + 2 < s_.size() ? s_[pos_ + 2] : '\0';
+    bool doubled = n1 == c && (c == '*' || c == '/' || c == '<' || c == '>');
+    if (doubled && n2 == '=') return EmitOp(3);
+    if (c == '.' && n1 == '.' && n2 == '.') return EmitOp(3);
+    if (doubled || (c == '=' && n1 == '=') || (c == '-' && n1 == '>')) return EmitOp(2);
+    if (n1 == '=' && std::string_view("<>!:+-*/%&|^@").find(c) != std::string_view::npos)
+      return EmitOp(2);
     switch (c) {
       case '(': case '[': case '{': {
         Span sp = SpanAt(pos_, 1);
@@ -525,8 +569,12 @@ class Lexer {
   int32_t file_;
   int line_offset_;
   DiagnosticEngine& diag_;
-  std::vector<Token>* out_;
-  std::deque<std::string>* strings_;
+  std::vector<Token> ring_;
+  std::vector<std::string> ring_strings_;  // decoded kString values, per ring slot (lazily)
+  size_t emitted_ = 0;
+  bool done_ = false;
+  bool record_defs_ = false;
+  std::deque<std::pair<size_t, std::shared_ptr<const LexSnapshot>>> defs_;
   size_t pos_ = 0;
   size_t line_start_ = 0;
   int line_ = 1;
@@ -538,12 +586,20 @@ class Lexer {
   std::vector<Open> brackets_;
 };
 
-}  // namespace
-
-bool Lex(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
-         std::vector<Token>* out, std::deque<std::string>* strings) {
-  Lexer lx(text, file, line_offset, diag, out, strings);
-  return lx.Run();
+TokenStream::TokenStream(std::string_view text, int32_t file, int line_offset,
+                         DiagnosticEngine& diag)
+    : lx_(std::make_unique<Lexer>(text, file, line_offset, diag)),
+      ring_(lx_->Ring()),
+      emitted_(lx_->Emitted()) {}
+TokenStream::TokenStream(const LexSnapshot& snap, DiagnosticEngine& diag)
+    : lx_(std::make_unique<Lexer>(snap, diag)), ring_(lx_->Ring()), emitted_(lx_->Emitted()) {}
+TokenStream::~TokenStream() = default;
+const Token& TokenStream::Lex(size_t idx) { return lx_->At(idx); }
+bool TokenStream::Drain() { return lx_->Drain(); }
+bool TokenStream::ok() const { return lx_->ok(); }
+void TokenStream::RecordDefs(bool on) { lx_->RecordDefs(on); }
+std::shared_ptr<const LexSnapshot> TokenStream::TakeDefSnapshot(size_t idx) {
+  return lx_->TakeDefSnapshot(idx);
 }
 
 }  // namespace pypto::ir::parser

@@ -8,7 +8,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,15 +24,15 @@ enum class Tok : uint8_t {
   kName, kInt, kFloat, kString, kOp, kNewline, kIndent, kDedent, kEof,
 };
 
-// Kept small (64 bytes): a file's whole token stream is held while its syntax
-// tree is built. Decoded string values live in the Lex caller's string store.
+// Kept small (64 bytes): the token ring holds kRing of them. Decoded string
+// values live in the ring too (valid as long as the token is).
 struct Token {
   Tok kind = Tok::kEof;
   bool int_overflow = false;
   bool fstring = false;   // kString written f"..." (kept verbatim, rejected if used)
   Span span;
   std::string_view text;  // source text (for kOp: the operator; kString: raw)
-  std::string_view str;   // kString: decoded value (in the Lex caller's `strings`)
+  std::string_view str;   // kString: decoded value (owned by the TokenStream's ring)
   union {
     uint64_t ival = 0;    // kInt
     double fval;          // kFloat
@@ -48,12 +48,58 @@ struct Token {
   }
 };
 
-// Tokenizes `text` (file id `file` in the SourceManager; `line_offset` is added
-// to every line). Decoded string literal values are stored in `strings` (tokens
-// point into it, so it must outlive them). Returns false when any error was
-// reported.
-bool Lex(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag,
-         std::vector<Token>* out, std::deque<std::string>* strings);
+class Lexer;
+
+// Where lexing stood just before a `def` keyword: enough to lex the function
+// again later from that point (the body is re-parsed right before it is lowered,
+// so a whole file's syntax trees never have to be held at once).
+struct LexSnapshot {
+  std::string_view text;
+  int32_t file = -1;
+  int line_offset = 0;
+  size_t pos = 0;
+  size_t line_start = 0;
+  int line = 1;
+  bool first_line = false;
+  std::vector<std::string> indents;
+};
+
+// Tokens of `text` (file id `file` in the SourceManager; `line_offset` is added
+// to every line), lexed on demand as the parser asks for them and kept in a
+// bounded ring, so memory does not grow with the file. Token references stay
+// valid until kRing further tokens have been lexed (the parser looks at most a
+// couple of tokens back or ahead). Past the end every index reads the EOF token.
+// Lexer errors go straight to `diag`; ok() says whether there were any.
+class TokenStream {
+ public:
+  // > the most tokens one lexer step emits (kMaxNesting DEDENTs at end of
+  // file, plus NEWLINE and EOF) + the parser's look-back and look-ahead.
+  static constexpr size_t kRing = 512;
+  TokenStream(std::string_view text, int32_t file, int line_offset, DiagnosticEngine& diag);
+  // Resumes at a snapshot taken at a `def` keyword (see TakeDefSnapshot).
+  TokenStream(const LexSnapshot& snap, DiagnosticEngine& diag);
+  ~TokenStream();
+  TokenStream(const TokenStream&) = delete;
+  TokenStream& operator=(const TokenStream&) = delete;
+
+  const Token& At(size_t idx) {
+    if (idx < *emitted_) return ring_[idx & (kRing - 1)];
+    return Lex(idx);
+  }
+  // Lexes the rest of the text (reporting its errors); returns ok().
+  bool Drain();
+  bool ok() const;
+  // Records a snapshot at every `def` keyword lexed from now on.
+  void RecordDefs(bool on);
+  // The snapshot taken at token `idx` (a `def`), or null; forgets older ones.
+  std::shared_ptr<const LexSnapshot> TakeDefSnapshot(size_t idx);
+
+ private:
+  const Token& Lex(size_t idx);
+  std::unique_ptr<Lexer> lx_;
+  const Token* ring_;       // the lexer's ring (for the inline fast path of At)
+  const size_t* emitted_;   // tokens lexed so far
+};
 
 std::string_view TokKindName(Tok k);
 

@@ -54,6 +54,15 @@ class Lowerer {
   // Parameter annotation: strips pl.InOut[...] / pl.Out[...].
   const Type* LowerParamType(const PyExpr* e, ParamDirection* dir);
   static bool TypeEq(const Type* a, const Type* b);
+  // Annotations that depend on their text alone are remembered once lowered:
+  // AnnotationMatches(ann, t) is true when `ann` was lowered before to a type
+  // TypeEq to `t` (so `x: T = op(...)` need not lower T again only to compare
+  // it with the deduced type; the comparison ignores spans, so the answer is
+  // the one a fresh lowering would give).
+  // Keyed by the annotation's source text (views into the SourceManager's
+  // copy, which outlives the Lowerer).
+  bool AnnotationMatches(std::string_view text, const Type* t);
+  void RememberAnnotation(const PyExpr* ann, std::string_view text, const Type* lowered);
   static bool ExprEq(const Expr* a, const Expr* b);
 
   // exprs.cc
@@ -121,7 +130,8 @@ class Lowerer {
   // stmts.cc
   void LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out);
   void BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
-                  const Expr* value, Span s, std::vector<const Stmt*>* out);
+                  const Expr* value, Span s, std::vector<const Stmt*>* out,
+                  std::string_view annotation_text = {});
   void LowerFor(const PyStmt* s, std::vector<const Stmt*>* out);
   void LowerWhileForm(const PyStmt* s, const PyExpr* iter, std::vector<const Stmt*>* out);
   void LowerIf(const PyStmt* s, std::vector<const Stmt*>* out);
@@ -164,6 +174,9 @@ class Lowerer {
   YieldTargets* yield_ctx_ = nullptr;
   int loop_depth_ = 0;
   int tmp_counter_ = 0;
+  AstPool body_pool_;  // syntax trees of bodies being lowered (see LowerBody)
+  std::unordered_map<std::string_view, const Type*> ann_types_;  // see AnnotationMatches
+  std::unordered_map<std::string, const OpDef*> plain_ops_;  // see LowerCall
 };
 
 }  // namespace pypto::ir::parser

@@ -34,9 +34,7 @@ const Program* Lowerer::Run(const std::vector<PyStmt*>& module, const std::strin
   // at the top of the file.
   for (const auto& [name, value] : opts_.constants) {
     int32_t f = ctx_.sources().AddFile("<constant " + name + ">", value);
-    std::vector<Token> toks;
-    std::deque<std::string> strings;
-    if (!Lex(ctx_.sources().FileText(f), f, 0, diag_, &toks, &strings)) continue;
+    TokenStream toks(ctx_.sources().FileText(f), f, 0, diag_);
     PyExpr* e = ParseSingleExpr(toks, pool, diag_);
     if (!e) continue;
     if (auto v = EvalConst(e, true)) consts_[name] = *v;
@@ -72,7 +70,7 @@ const Program* Lowerer::Run(const std::vector<PyStmt*>& module, const std::strin
     } else if (s->kind == SK::kAssign && s->target && s->target->kind == EK::kName) {
       const PyExpr* v = s->value;
       const std::string& n = s->target->str;
-      if (v->kind == EK::kCall && DottedName(v->a) == "pl.dynamic") {
+      if (v->kind == EK::kCall && DottedNameIs(v->a, "pl.dynamic")) {
         if (v->items.size() != 1 || v->items[0]->kind != EK::kString || !v->kwargs.empty()) {
           Error(v->span, "pl.dynamic: expected one string argument, e.g. N = pl.dynamic(\"N\")");
           continue;
@@ -269,7 +267,21 @@ void Lowerer::LowerBody(size_t idx) {
   cur_fn_ = fe.fn;
   fe.lowering = true;
   for (const Var* p : fe.fn->params) Bind(p->name_hint, p);
-  fe.fn->body = LowerBlock(fe.def->body, fe.def->span);
+  if (fe.def->body_state) {
+    // The body was dropped after the first pass: parse it again, lower it and
+    // give its syntax nodes back.
+    AstPool::Rewind rewind(body_pool_);
+    TokenStream toks(*fe.def->body_state, diag_);
+    PyStmt* full = nullptr;
+    if (ParseDefBody(toks, body_pool_, diag_, &full))
+      fe.fn->body = LowerBlock(full->body, fe.def->span);
+    else
+      Error(fe.def->name_span, fmt::format("internal error: the body of '{}' could not be "
+                                           "parsed again",
+                                           fe.fn->name));
+  } else {
+    fe.fn->body = LowerBlock(fe.def->body, fe.def->span);
+  }
   if (!fe.returns_declared) fe.fn->return_types = inferred_returns_;
   fe.lowering = false;
   fe.lowered = true;
@@ -312,11 +324,10 @@ const Program* ParseProgram(Context& ctx, std::string_view text, const std::stri
   parser::AstPool pool;
   std::vector<parser::PyStmt*> module;
   {
-    // The token stream is dropped before lowering: the syntax tree copies what
-    // it needs, so peak memory holds tokens or IR, never both.
-    std::vector<parser::Token> toks;
-    std::deque<std::string> strings;
-    if (!parser::Lex(ctx.sources().FileText(file), file, 0, diag, &toks, &strings)) return nullptr;
+    // Tokens are lexed on demand into a small ring; function bodies are parsed
+    // here only for their errors and parsed again one at a time when lowered,
+    // so peak memory is the IR plus one function's syntax tree.
+    parser::TokenStream toks(ctx.sources().FileText(file), file, 0, diag);
     if (!parser::ParseModule(toks, pool, diag, &module)) return nullptr;
   }
   std::string stem = filename;

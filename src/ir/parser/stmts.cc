@@ -15,7 +15,7 @@ namespace pypto::ir::parser {
 namespace {
 
 bool IsCallTo(const PyExpr* e, std::string_view name) {
-  return e && e->kind == EK::kCall && DottedName(e->a) == name;
+  return e && e->kind == EK::kCall && DottedNameIs(e->a, name);
 }
 
 // Names of a target: `x` or `a, b` or `(a, b)`; false if anything else.
@@ -184,7 +184,9 @@ void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
     for (const PyExpr* n : names) Poison(n->str, n->span);
     return;
   }
-  if (single) return BindAssign(names[0]->str, names[0]->span, s->annotation, v, s->span, out);
+  if (single)
+    return BindAssign(names[0]->str, names[0]->span, s->annotation, v, s->span, out,
+                      s->annotation_text);
   auto* tt = As<TupleType>(v->type);
   if (!tt || tt->types.size() != names.size()) {
     Error(s->value->span, fmt::format("cannot unpack a value of type {} into {} names",
@@ -201,10 +203,14 @@ void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
 }
 
 void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
-                         const Expr* value, Span s, std::vector<const Stmt*>* out) {
+                         const Expr* value, Span s, std::vector<const Stmt*>* out,
+                         std::string_view annotation_text) {
   const Type* t = value->type;
-  if (annotation) {
+  // Fast path: an annotation already known to equal the value's type (t stays
+  // the value's type, as below when TypeEq holds).
+  if (annotation && !AnnotationMatches(annotation_text, value->type)) {
     const Type* ann = LowerType(annotation);
+    RememberAnnotation(annotation, annotation_text, ann);
     if (!ann) {
       Poison(name, name_span);
       return;

@@ -6,6 +6,8 @@
 // throws FatalError and stops parsing immediately.
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "ast.h"
 #include "text_names.h"
 
@@ -28,6 +30,20 @@ std::string DottedName(const PyExpr* e) {
   return s;
 }
 
+bool DottedNameIs(const PyExpr* e, std::string_view name) {
+  // Matched from the last part back, without building the string.
+  size_t end = name.size();
+  const PyExpr* x = e;
+  for (; x && x->kind == EK::kAttr; x = x->a) {
+    size_t n = x->str.size();
+    if (end < n + 1 || name[end - n - 1] != '.' || name.compare(end - n, n, x->str) != 0)
+      return false;
+    end -= n + 1;
+  }
+  if (!x || x->kind != EK::kName) return name.empty();
+  return end == x->str.size() && name.compare(0, end, x->str) == 0;
+}
+
 namespace {
 
 struct SyntaxError {};
@@ -43,10 +59,34 @@ std::string Describe(const Token& t) {
   }
 }
 
+// Syntax errors are held back until the whole text has been lexed: when the
+// lexer reports anything, only its errors are shown (as when the file was lexed
+// completely before parsing). At most kMaxStored messages are kept; later ones
+// are only counted (the engine would not store them anyway).
+class HeldErrors {
+ public:
+  void Add(Span s, std::string msg) {
+    if (held_.size() < static_cast<size_t>(DiagnosticEngine::kMaxStored))
+      held_.push_back({s, std::move(msg)});
+    else
+      ++extra_;
+  }
+  void FlushTo(DiagnosticEngine& diag) {
+    for (auto& [s, m] : held_) diag.Error(s, std::move(m));
+    for (size_t i = 0; i < extra_; ++i) diag.Error(Span{}, std::string());
+    held_.clear();
+    extra_ = 0;
+  }
+
+ private:
+  std::vector<std::pair<Span, std::string>> held_;
+  size_t extra_ = 0;
+};
+
 class SyntaxParser {
  public:
-  SyntaxParser(const std::vector<Token>& t, AstPool& p, DiagnosticEngine& d)
-      : toks_(t), pool_(p), diag_(d) {}
+  SyntaxParser(TokenStream& t, AstPool& p, HeldErrors& d, bool skeleton)
+      : ts_(t), pool_(p), diag_(d), skeleton_(skeleton) {}
 
   bool Module(std::vector<PyStmt*>* out) {
     try {
@@ -72,6 +112,17 @@ class SyntaxParser {
     return ok_;
   }
 
+  // A function parsed again from its snapshot (never fails: the first pass
+  // parsed the same tokens without error).
+  PyStmt* DefAgain() {
+    try {
+      return Def({});
+    } catch (const SyntaxError&) {
+    } catch (const FatalError&) {
+    }
+    return nullptr;
+  }
+
   PyExpr* Single() {
     try {
       PyExpr* e = TestList();
@@ -85,13 +136,10 @@ class SyntaxParser {
   }
 
  private:
-  const Token& Peek(size_t k = 0) const {
-    size_t j = i_ + k;
-    return j < toks_.size() ? toks_[j] : toks_.back();
-  }
+  const Token& Peek(size_t k = 0) const { return ts_.At(i_ + k); }
   const Token& Next() {
     const Token& t = Peek();
-    if (i_ < toks_.size() - 1) ++i_;
+    if (!t.Is(Tok::kEof)) ++i_;  // EOF is the last token: stay on it
     return t;
   }
   bool AcceptOp(std::string_view op) {
@@ -111,7 +159,7 @@ class SyntaxParser {
   [[noreturn]] void Fail(const Token& t, const std::string& msg) {
     if (lenient_ == 0) {
       ok_ = false;
-      diag_.Error(t.span, msg);
+      diag_.Add(t.span, msg);
     }
     throw SyntaxError{};
   }
@@ -132,7 +180,7 @@ class SyntaxParser {
     explicit Nest(SyntaxParser* pp, const Token& at) : p(pp) {
       if (++p->nest_ > kMaxNesting) {
         p->ok_ = false;
-        p->diag_.Error(at.span, fmt::format("nesting too deep (limit {})", kMaxNesting));
+        p->diag_.Add(at.span, fmt::format("nesting too deep (limit {})", kMaxNesting));
         throw FatalError{};
       }
     }
@@ -153,7 +201,7 @@ class SyntaxParser {
     e->depth = std::max(e->depth, child_depth + 1);
     if (e->depth > kMaxExprDepth) {
       ok_ = false;
-      diag_.Error(e->span, fmt::format("expression too deep (limit {} nested operations)",
+      diag_.Add(e->span, fmt::format("expression too deep (limit {} nested operations)",
                                        kMaxExprDepth));
       throw FatalError{};
     }
@@ -213,7 +261,7 @@ class SyntaxParser {
   }
 
   PyStmt* SimpleStatement() {
-    const Token& t = Peek();
+    const Token t = Peek();  // a copy: used again after the expression below
     Span sp = t.span;
     if (t.Is(Tok::kName)) {
       std::string_view n = t.text;
@@ -247,7 +295,12 @@ class SyntaxParser {
         Fail(t, "only a plain name can be annotated (`name: Type = value`)");
       PyStmt* s = pool_.NewStmt(SK::kAssign, sp);
       s->target = first;
+      const char* ann_begin = Peek().text.data();
       s->annotation = Test();
+      const Token& last = ts_.At(i_ - 1);
+      s->annotation_text =
+          std::string_view(ann_begin, static_cast<size_t>(last.text.data() + last.text.size() -
+                                                          ann_begin));
       if (AcceptOp("=")) s->value = TestList();
       else Fail(Peek(), fmt::format("expected '=' after the annotation of '{}', found {}",
                                     first->str, Describe(Peek())));
@@ -299,7 +352,7 @@ class SyntaxParser {
   void UnexpectedIndent() {
     if (lenient_ == 0) {
       ok_ = false;
-      diag_.Error(Peek().span, "unexpected indent");
+      diag_.Add(Peek().span, "unexpected indent");
     }
     std::vector<PyStmt*> dropped;
     BlockBody(&dropped);
@@ -309,7 +362,7 @@ class SyntaxParser {
     Next();  // INDENT
     if (++block_depth_ > kMaxNesting) {
       ok_ = false;
-      diag_.Error(Peek().span, fmt::format("nesting too deep (limit {})", kMaxNesting));
+      diag_.Add(Peek().span, fmt::format("nesting too deep (limit {})", kMaxNesting));
       throw FatalError{};
     }
     while (!Peek().Is(Tok::kDedent) && !Peek().Is(Tok::kEof)) {
@@ -344,6 +397,7 @@ class SyntaxParser {
   }
 
   PyStmt* Def(std::vector<PyExpr*> decos) {
+    size_t def_tok = i_;
     PyStmt* s = pool_.NewStmt(SK::kDef, Next().span);
     s->decorators = std::move(decos);
     const Token& name = ExpectName("after 'def'");
@@ -364,7 +418,16 @@ class SyntaxParser {
     }
     ExpectOp(")", "to close the parameter list");
     if (AcceptOp("->")) s->returns = Test();
-    Block(&s->body, "the function signature");
+    if (skeleton_) s->body_state = ts_.TakeDefSnapshot(def_tok);
+    if (!s->body_state) {
+      Block(&s->body, "the function signature");
+      return s;
+    }
+    // First pass: the body is parsed for its errors, then its nodes are reused;
+    // it is parsed again from the snapshot when the function is lowered.
+    AstPool::Rewind rewind(pool_);
+    std::vector<PyStmt*> dropped;
+    Block(&dropped, "the function signature");
     return s;
   }
 
@@ -390,7 +453,7 @@ class SyntaxParser {
       // elif chains nest: count them against the block depth limit.
       if (++block_depth_ > kMaxNesting) {
         ok_ = false;
-        diag_.Error(Peek().span, fmt::format("nesting too deep (limit {})", kMaxNesting));
+        diag_.Add(Peek().span, fmt::format("nesting too deep (limit {})", kMaxNesting));
         throw FatalError{};
       }
       s->has_else = true;
@@ -481,7 +544,33 @@ class SyntaxParser {
            t.IsOp("}") || t.IsOp("=") || t.IsOp(":") || t.IsOp(";");
   }
 
+  // A token the precedence descent below would hand straight to Primary (no
+  // `not`, no unary operator in front).
+  static bool StartsPrimary(const Token& t) {
+    switch (t.kind) {
+      case Tok::kInt: case Tok::kFloat: case Tok::kString: return true;
+      case Tok::kName: return t.text != "not";
+      case Tok::kOp: return t.IsOp("(") || t.IsOp("[") || t.IsOp("{") || t.IsOp("...");
+      default: return false;
+    }
+  }
+  // A token no level of the descent consumes after an operand.
+  bool AtDelimiter() const {
+    const Token& n = Peek();
+    return n.Is(Tok::kNewline) ||
+           (n.Is(Tok::kOp) && n.text.size() == 1 &&
+            std::string_view(",)]}=:").find(n.text[0]) != std::string_view::npos);
+  }
+
   PyExpr* Test() {
+    // Fast path: the primary is parsed first (exactly what the descent would
+    // do first); when a delimiter follows it is the whole expression, else it
+    // is handed down as `pending_`, taken by Power in place of its Primary.
+    if (StartsPrimary(Peek())) {
+      PyExpr* p = Primary();
+      if (AtDelimiter()) return p;
+      pending_ = p;
+    }
     PyExpr* e = OrTest();
     if (Peek().IsName("if"))
       Fail(Peek(), "conditional expressions (`a if c else b`) are not supported; use an if "
@@ -510,7 +599,7 @@ class SyntaxParser {
     return e;
   }
   PyExpr* NotTest() {
-    if (Peek().IsName("not")) {
+    if (!pending_ && Peek().IsName("not")) {
       Nest guard(this, Peek());
       Span sp = Next().span;
       PyExpr* e = Node(EK::kUnary, sp, NotTest());
@@ -547,6 +636,9 @@ class SyntaxParser {
     PyExpr* e = (this->*sub)();
     for (;;) {
       if (!Peek().Is(Tok::kOp)) return e;
+      // Cheap reject: most operator tokens here are `,` `)` `]` `=` `:`.
+      static constexpr std::string_view kBinaryStart = "|^&<>+-*/%@";
+      if (kBinaryStart.find(Peek().text[0]) == std::string_view::npos) return e;
       std::string_view found;
       for (std::string_view o : ops)
         if (Peek().IsOp(o)) found = o;
@@ -565,8 +657,8 @@ class SyntaxParser {
   PyExpr* Term() { return LeftAssoc({"*", "/", "//", "%", "@"}, &SyntaxParser::Factor); }
 
   PyExpr* Factor() {
-    const Token& t = Peek();
-    if (t.IsOp("-") || t.IsOp("+") || t.IsOp("~")) {
+    const Token t = Peek();  // a copy: used again after the operand is parsed
+    if (!pending_ && (t.IsOp("-") || t.IsOp("+") || t.IsOp("~"))) {
       Nest guard(this, t);
       Span sp = Next().span;
       // `-5` / `-1.5` fold into negative literals (the printer relies on it).
@@ -586,7 +678,7 @@ class SyntaxParser {
     return Power();
   }
   PyExpr* Power() {
-    PyExpr* e = Primary();
+    PyExpr* e = pending_ ? std::exchange(pending_, nullptr) : Primary();
     if (Peek().IsOp("**")) {
       Nest guard(this, Peek());
       Span sp = Next().span;
@@ -636,7 +728,7 @@ class SyntaxParser {
         SetDepth(call, kw.value->depth);
         for (const Keyword& k : call->kwargs)
           if (k.name == kw.name)
-            Fail(toks_[i_ - 1], fmt::format("keyword argument '{}' repeated", kw.name));
+            Fail(ts_.At(i_ - 1), fmt::format("keyword argument '{}' repeated", kw.name));
         call->kwargs.push_back(kw);
       } else if (Peek().IsOp("**") || Peek().IsOp("*")) {
         Fail(Peek(), "argument unpacking ('*' / '**') is not supported in IR text");
@@ -770,10 +862,12 @@ class SyntaxParser {
     Fail(t, fmt::format("expected an expression, found {}", Describe(t)));
   }
 
-  const std::vector<Token>& toks_;
+  TokenStream& ts_;
   size_t i_ = 0;
   AstPool& pool_;
-  DiagnosticEngine& diag_;
+  HeldErrors& diag_;
+  bool skeleton_;  // first pass: function bodies are checked, then dropped
+  PyExpr* pending_ = nullptr;  // a primary already parsed by Test (see there)
   bool ok_ = true;
   int nest_ = 0;
   int block_depth_ = 0;
@@ -782,15 +876,33 @@ class SyntaxParser {
 
 }  // namespace
 
-bool ParseModule(const std::vector<Token>& toks, AstPool& pool, DiagnosticEngine& diag,
+bool ParseModule(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag,
                  std::vector<PyStmt*>* out) {
-  SyntaxParser p(toks, pool, diag);
-  return p.Module(out);
+  HeldErrors held;
+  toks.RecordDefs(true);
+  SyntaxParser p(toks, pool, held, /*skeleton=*/true);
+  bool ok = p.Module(out);
+  if (!toks.Drain()) return false;
+  held.FlushTo(diag);
+  return ok;
 }
 
-PyExpr* ParseSingleExpr(const std::vector<Token>& toks, AstPool& pool, DiagnosticEngine& diag) {
-  SyntaxParser p(toks, pool, diag);
-  return p.Single();
+PyExpr* ParseSingleExpr(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag) {
+  HeldErrors held;
+  SyntaxParser p(toks, pool, held, /*skeleton=*/false);
+  PyExpr* e = p.Single();
+  if (!toks.Drain()) return nullptr;
+  held.FlushTo(diag);
+  return e;
+}
+
+bool ParseDefBody(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag, PyStmt** def) {
+  HeldErrors held;
+  SyntaxParser p(toks, pool, held, /*skeleton=*/false);
+  *def = p.DefAgain();
+  bool ok = toks.ok();
+  held.FlushTo(diag);
+  return ok && *def != nullptr;
 }
 
 }  // namespace pypto::ir::parser

@@ -134,6 +134,65 @@ bool Lowerer::TypeEq(const Type* a, const Type* b) {
   }
 }
 
+namespace {
+
+// Appends a key for an annotation whose lowering depends on its text alone
+// (dotted pl./pld. names, integer literals, lists, tuples and subscripts:
+// no bare names, which could be locals, constants or dynamic dims); false for
+// anything else.
+bool AnnotationKey(const PyExpr* e, std::string* key, int depth) {
+  if (!e || depth > 64) return false;
+  key->push_back(static_cast<char>(e->kind));
+  key->push_back(e->parenthesized ? 'p' : '-');
+  switch (e->kind) {
+    case EK::kAttr: {
+      const PyExpr* root = e;
+      while (root->kind == EK::kAttr) root = root->a;
+      if (root->kind != EK::kName || (root->str != "pl" && root->str != "pld")) return false;
+      for (const PyExpr* x = e; x->kind == EK::kAttr; x = x->a) {
+        key->append(x->str);
+        key->push_back('.');
+      }
+      key->append(root->str);
+      key->push_back('\0');
+      return true;
+    }
+    case EK::kInt:
+      key->append(reinterpret_cast<const char*>(&e->ival), sizeof(e->ival));
+      key->push_back(e->neg ? 'n' : '+');
+      key->push_back(e->overflow ? 'o' : '-');
+      return true;
+    case EK::kList:
+    case EK::kTuple:
+      if (e->items.size() > 255) return false;
+      key->push_back(static_cast<char>(e->items.size()));
+      for (const PyExpr* x : e->items)
+        if (!AnnotationKey(x, key, depth + 1)) return false;
+      return true;
+    case EK::kSubscript:
+      return AnnotationKey(e->a, key, depth + 1) && AnnotationKey(e->b, key, depth + 1);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool Lowerer::AnnotationMatches(std::string_view text, const Type* t) {
+  if (text.empty()) return false;
+  auto it = ann_types_.find(text);
+  return it != ann_types_.end() && it->second && TypeEq(it->second, t);
+}
+
+void Lowerer::RememberAnnotation(const PyExpr* ann, std::string_view text, const Type* lowered) {
+  if (text.empty() || !lowered || ann_types_.count(text)) return;
+  // Equal text means equal tokens, so an equal tree; whether that tree's
+  // meaning depends on its text alone is decided once per distinct text
+  // (null: it does not, never use the cache for it).
+  std::string key;
+  ann_types_.emplace(text, AnnotationKey(ann, &key, 0) ? lowered : nullptr);
+}
+
 const Type* Lowerer::LowerParamType(const PyExpr* e, ParamDirection* dir) {
   *dir = ParamDirection::kIn;
   if (e->kind == EK::kSubscript) {
@@ -243,7 +302,7 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
     std::string wb;
     for (size_t i = 2; i < items.size(); ++i) {
       const PyExpr* x = items[i];
-      if (x->kind == EK::kCall && DottedName(x->a) == "pl.TensorView") {
+      if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TensorView")) {
         TensorView v;
         for (const Keyword& kw : x->kwargs) {
           if (kw.name == "stride") v.stride = sp.Shape(kw.value, "TensorView stride");
@@ -295,7 +354,7 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
     std::optional<TileView> view;
     for (size_t i = 2; i < items.size(); ++i) {
       const PyExpr* x = items[i];
-      if (x->kind == EK::kCall && DottedName(x->a) == "pl.TileView") {
+      if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TileView")) {
         TileView v;
         for (const Keyword& kw : x->kwargs) {
           if (kw.name == "valid_shape") {

@@ -6,6 +6,17 @@
 # tile_ops.pir and the goldens).
 # RUN: pypto-opt %s --emit=pto | FileCheck %s
 # RUN: pypto-opt %s --emit=pto --target=a5 | FileCheck %s --check-prefix=A5
+# Meaning is unchanged by the pipeline (pypto-run does not model tile addresses;
+# this checks the program that now emits, before and after --pipeline=default):
+# RUN: rm -rf %t.d && mkdir -p %t.d
+# RUN: pypto-run %s --ranks 1 --entry kernel --inputs-random=7 --output-dir %t.d/k0
+# RUN: pypto-run %s --ranks 1 --entry loop --inputs-random=7 --output-dir %t.d/l0
+# RUN: pypto-opt %s --pipeline=default -o %t.d/lowered.pir
+# RUN: pypto-run %t.d/lowered.pir --ranks 1 --entry kernel --inputs-random=7 --output-dir %t.d/k1
+# RUN: pypto-run %t.d/lowered.pir --ranks 1 --entry loop --inputs-random=7 --output-dir %t.d/l1
+# RUN: cmp %t.d/k0/out.npy %t.d/k1/out.npy
+# RUN: cmp %t.d/l0/out.npy %t.d/l1/out.npy
+# RUN: pypto-opt %t.d/lowered.pir --emit=pto | FileCheck %s
 # CHECK-LABEL: func.func @kernel(
 # A5-LABEL: func.func @kernel(
 # A5:      %d = pto.alloc_tile addr = %c0_i64 :

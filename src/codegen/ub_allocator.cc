@@ -101,6 +101,9 @@ class IntervalBuilder {
     if (!IsTile(v)) return;
     int n = Node(v);
     int d = def_[n];
+    // Used before any definition (not SSA, e.g. a value read at the top of a loop
+    // body and written further down): live over the whole function.
+    if (d < 0) whole_.push_back(n);
     int loop = -1;
     // The outermost open loop entered after the definition: the value must
     // survive every iteration of it.
@@ -270,6 +273,11 @@ class IntervalBuilder {
       lo[r] = std::min(lo[r], std::max(def_[i], 0));
       hi[r] = std::max(hi[r], end[i]);
     }
+    for (int w : whole_) {
+      int r = FindRoot(w);
+      lo[r] = 0;
+      hi[r] = pos_ + 1;
+    }
     for (size_t k = 0; k < plan_->tiles.size(); ++k) {
       UbTile& t = plan_->tiles[k];
       if (tile_node_[k] < 0) continue;  // discarded result: live at its definition only
@@ -284,6 +292,7 @@ class IntervalBuilder {
   int pos_ = 0;
   std::unordered_map<const Var*, int> node_;
   std::vector<int> parent_, def_;
+  std::vector<int> whole_;  // nodes used before their definition
   std::vector<Use> uses_;
   std::vector<Loop> loops_;
   std::vector<int> open_;

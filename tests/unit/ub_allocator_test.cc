@@ -11,6 +11,7 @@
 
 #include "pypto/codegen/pto_emitter.h"
 #include "pypto/codegen/ub_allocator.h"
+#include "pypto/ir/builder.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
 
@@ -139,6 +140,26 @@ TEST_CASE("ub_allocator: in-place results alias their operand; discarded results
                             "        pl.tile.load(y, [0, 0], [128, 128])\n");
   std::string got = PlanOf(text, 0);
   CHECK(got == "t:[1,4]@0 u:[2,2]@65536 _:[5,5]@0");
+}
+
+TEST_CASE("ub_allocator: a value read before its definition (not SSA) is live everywhere") {
+  // store(t) at point 1 reads t, which is only assigned at point 2; u at 3 must
+  // not take t's memory (points: store=1 load=2 u=3 return=4).
+  Context ctx;
+  IRBuilder b(ctx);
+  const TileType* tt = b.TileT(b.Shape({128, 128}), DataType::kFP32);
+  const Function* f = b.BuildFunction(
+      {"kernel", FunctionType::kInCore},
+      {{"x", b.TensorT(b.Shape({128, 128}), DataType::kFP32)},
+       {"out", b.TensorT(b.Shape({128, 128}), DataType::kFP32)}},
+      [&](const std::vector<const Var*>& p) {
+        const Var* t = ctx.NewVar("t", tt);
+        b.Eval(b.Op("tile.store", {t, b.IndexTuple({0, 0}), p[1]}));
+        b.AssignTo(t, b.Op("tile.load", {p[0], b.IndexTuple({0, 0}), b.IndexTuple({128, 128})}));
+        b.Assign("u", b.Op("tile.load", {p[0], b.IndexTuple({0, 0}), b.IndexTuple({128, 128})}));
+        b.Return();
+      });
+  CHECK(Layout(PlanTileMemory(*f, 0)) == "t:[0,5]@0 u:[3,3]@65536");
 }
 
 TEST_CASE("ub_allocator: determinism across contexts") {

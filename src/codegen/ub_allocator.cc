@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <queue>
+#include <set>
 #include <unordered_map>
 
 #include "pypto/core/dtype.h"
@@ -311,36 +313,44 @@ void LayOutSpace(UbPlan& plan, MemorySpace m, int64_t capacity) {
     if (static_cast<int>(plan.tiles[i].space) == space) order.push_back(static_cast<int>(i));
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return plan.tiles[a].start < plan.tiles[b].start; });
-  std::vector<int> active;  // placed tiles whose interval may still overlap
+  // Placed tiles whose interval may still overlap, by address; expired by end.
+  std::set<std::pair<int64_t, int>> by_addr;
+  std::priority_queue<std::pair<int, int>, std::vector<std::pair<int, int>>, std::greater<>> ends;
+  int64_t live = 0;
   for (int k : order) {
     UbTile& t = plan.tiles[k];
-    active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](int a) { return plan.tiles[a].end < t.start; }),
-                 active.end());
-    std::vector<int> by_addr = active;
-    std::sort(by_addr.begin(), by_addr.end(), [&](int a, int b) {
-      return plan.tiles[a].addr != plan.tiles[b].addr ? plan.tiles[a].addr < plan.tiles[b].addr
-                                                      : a < b;
-    });
-    int64_t cand = 0;
-    for (int a : by_addr) {
-      const UbTile& o = plan.tiles[a];
-      if (cand + t.bytes <= o.addr) break;
-      cand = std::max(cand, RoundUp(o.addr + o.bytes, t.align));
+    while (!ends.empty() && ends.top().first < t.start) {
+      int a = ends.top().second;
+      ends.pop();
+      by_addr.erase({plan.tiles[a].addr, a});
+      live -= plan.tiles[a].bytes;
     }
-    int64_t live = t.bytes;
-    for (int a : active) live += plan.tiles[a].bytes;
+    int64_t cand = 0;
+    for (const auto& [addr, a] : by_addr) {
+      if (cand + t.bytes <= addr) break;
+      cand = std::max(cand, RoundUp(addr + plan.tiles[a].bytes, t.align));
+    }
     t.addr = cand;
+    live += t.bytes;
     pool.reuse_bytes = std::max(pool.reuse_bytes, cand + t.bytes);
     if (capacity > 0 && pool.overflow_tile < 0 && cand + t.bytes > capacity) pool.overflow_tile = k;
     if (live > pool.peak_bytes) {
       pool.peak_bytes = live;
       pool.peak_tile = k;
-      pool.peak_live = active;
-      pool.peak_live.push_back(k);
-      std::sort(pool.peak_live.begin(), pool.peak_live.end());
     }
-    active.push_back(k);
+    by_addr.insert({cand, k});
+    ends.push({t.end, k});
+  }
+  // The tiles live when the peak tile was placed: placed before it (earlier in
+  // `order`) and not yet expired at its start, plus itself.
+  pool.peak_live.clear();
+  if (pool.peak_tile >= 0) {
+    int at = plan.tiles[pool.peak_tile].start;
+    for (int k : order) {
+      if (plan.tiles[k].end >= at) pool.peak_live.push_back(k);
+      if (k == pool.peak_tile) break;
+    }
+    std::sort(pool.peak_live.begin(), pool.peak_live.end());
   }
 }
 

@@ -93,7 +93,10 @@ std::string GenerateMlir(long ops) {
     long n = std::min<long>(kOpsPerFunction, ops - done);
     s += "  \"func.func\"() ({\n  ^bb0(%arg0: " + std::string(t) + "):\n";
     for (long i = 0; i < n; ++i) {
-      std::string prev = i == 0 ? "%arg0" : "%" + std::to_string(i - 1);
+      // Appended, not `"%" + std::to_string(...)`: GCC 12 at -O3 reports a false
+      // -Wrestrict overlap for that concatenation.
+      std::string prev = "%";
+      prev += i == 0 ? std::string("arg0") : std::to_string(i - 1);
       s += "    %" + std::to_string(i) + " = \"arith.addf\"(" + prev + ", %arg0) : (" + t + ", " +
            t + ") -> " + t + "\n";
     }

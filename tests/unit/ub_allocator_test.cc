@@ -113,6 +113,30 @@ TEST_CASE("ub_allocator: a value used inside a loop lives to the loop's end; car
         "t:[1,12]@0 s:[2,10]@131072 u:[6,7]@196608 nxt:[1,12]@65536 w:[8,8]@196608");
 }
 
+TEST_CASE("ub_allocator: while loops; one pool per memory space") {
+  // Points: t=1 m=2 head=3 loop-start=4 cond=5 u=6 v=7 n2=8 yield=9 loop-end=10
+  // exit=11 r=12 w=13. {t, acc, v, acc_out} is one carried class over [1, 12]; the
+  // Mat tile m has its own pool (address 0 too); w reuses t's memory.
+  std::string text = Kernel(
+      "x: pl.Tensor[[128, 128], pl.FP32], out: pl.InOut[pl.Tensor[[128, 128], pl.FP32]]",
+      "        t: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+      "        m: pl.Tile[[128, 128], pl.FP32, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [128, 128], "
+      "target_memory=pl.Mem.Mat)\n"
+      "        for (n, acc) in pl.while_(init_values=(0, t)):\n"
+      "            pl.cond(n < 4)\n"
+      "            u: $T = pl.tile.add(acc, acc)\n"
+      "            v: $T = pl.tile.add(u, u)\n"
+      "            n2 = n + 1\n"
+      "            n_out, acc_out = pl.yield_(n2, v)\n"
+      "        r = pl.tile.store(acc_out, [0, 0], out)\n"
+      "        w: $T = pl.tile.load(x, [0, 0], [128, 128])\n");
+  CHECK(PlanOf(text) == "t:[1,12]@0 m:[2,2]@0 u:[6,7]@131072 v:[1,12]@65536 w:[13,13]@0");
+  Context ctx;
+  UbAllocator ub(*Parse(ctx, text), kA2a3, "a2a3");
+  CHECK(ub.vec_mode() == UbAllocator::Mode::kReuse);  // Vec bump: 256 KiB
+  CHECK(ub.plan().pools.at(static_cast<int>(MemorySpace::kMat)).bump_bytes == 65536);
+}
+
 TEST_CASE("ub_allocator: if results alias the yields of both branches") {
   // Points: a=1 cond=2 b=3 yield=4 c=5 yield=6 join=7 o=8 d=9. `a` is last used in
   // the else branch; {b, c, r} spans [3, 8]; d reuses a's memory.
@@ -230,4 +254,36 @@ TEST_CASE("ub_allocator: overflow names the peak point and the live tiles") {
         "B), b (65536 B), c (65536 B), d (65536 B), e (65536 B)) but the a2a3 target has 196608; "
         "use smaller tiles (smaller chunk_rows / chunk_cols) or keep fewer tiles live at the same "
         "time");
+}
+
+TEST_CASE("ub_allocator: first-fit fragmentation past the capacity is reported as such") {
+  // a[1,4]@0 b[2,8]@32 c[3,5]@64; at 6 only b is live, but the 32-byte hole below
+  // it cannot hold the 64-byte d, which lands at 64..128 > 96 although at most
+  // 96 bytes are ever live at once.
+  std::string text = std::string(kHeader) +
+                     "    def kernel(self, x: pl.Tensor[[1, 16], pl.FP32], "
+                     "o8: pl.InOut[pl.Tensor[[1, 8], pl.FP32]], "
+                     "o16: pl.InOut[pl.Tensor[[1, 16], pl.FP32]]):\n"
+                     "        a = pl.tile.load(x, [0, 0], [1, 8])\n"
+                     "        b = pl.tile.load(x, [0, 0], [1, 8])\n"
+                     "        c = pl.tile.load(x, [0, 0], [1, 8])\n"
+                     "        s1 = pl.tile.store(a, [0, 0], o8)\n"
+                     "        s2 = pl.tile.store(c, [0, 0], o8)\n"
+                     "        d = pl.tile.load(x, [0, 0], [1, 16])\n"
+                     "        s3 = pl.tile.store(d, [0, 0], o16)\n"
+                     "        s4 = pl.tile.store(b, [0, 0], o8)\n"
+                     "        return\n";
+  CHECK(PlanOf(text, 96) == "a:[1,4]@0 b:[2,8]@32 c:[3,5]@64 d:[6,7]@64");
+  Context ctx;
+  const Function* f = Parse(ctx, text);
+  UbAllocator ub(*f, 96, "a2a3");
+  CHECK(ub.vec_mode() == UbAllocator::Mode::kOverflow);
+  const auto& t0 = ub.plan().tiles[0];
+  auto r = ub.Place(t0.var, t0.call, t0.space, 32);
+  CHECK_FALSE(r.ok);
+  CHECK(r.error_span.line == 13);
+  CHECK(r.error ==
+        "tile.load: kernel tiles need at most 96 bytes of UB at once, but their first-fit "
+        "placement needs 128 bytes and the a2a3 target has 96; use smaller tiles (smaller "
+        "chunk_rows / chunk_cols) or keep fewer tiles live at the same time");
 }

@@ -39,9 +39,9 @@ const std::vector<PassInfo>& AllPasses() {
     add("lower-auto-vector-split", "lower split-AIV regions and AUTO vector split", {}, {P::kAutoVectorSplitLowered}, {}, nullptr);
     add("expand-mixed-kernel", "InCore kernels -> AIV (vector only) / AIC (cube only); mixed kernels: not yet (warning)",
         {P::kSplitIncoreOrch}, {P::kMixedKernelExpanded}, {}, CreateExpandMixedKernelPass);
-    add("synthesize-allreduce-signals", "allocate signal windows for host allreduce without one", {}, {P::kAllReduceSignalsSynthesized}, {}, nullptr);
-    add("materialize-comm-domain-scopes", "bind window views to buffers and wrap comm domains", {}, {P::kCommDomainScopesMaterialized}, {}, nullptr);
-    add("lower-host-tensor-collectives", "host collectives -> per-device builtin.tensor.* calls", {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {}, nullptr);
+    add("synthesize-allreduce-signals", "host: give pld.tensor.allreduce without a signal a private [world_size, core_num] INT32 signal window", {}, {P::kAllReduceSignalsSynthesized}, {}, CreateSynthesizeAllReduceSignalsPass);
+    add("materialize-comm-domain-scopes", "host: infer comm domains from device= dispatches, bind window views to their allocation, wrap pld.comm_domain scopes", {}, {P::kCommDomainScopesMaterialized}, {}, CreateMaterializeCommDomainScopesPass);
+    add("lower-host-tensor-collectives", "host: pld.tensor.* collectives -> per-device builtin.tensor.* dispatches (attrs device, arg_directions)", {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {}, CreateLowerHostTensorCollectivesPass);
     add("lower-l2-tensor-collectives", "CHIP-rail collectives lowering", {}, {P::kL2CollectivesLowered}, {}, nullptr);
     add("materialize-dist-tensor-ctx",
         "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through calls",

@@ -6,6 +6,7 @@
 
 #include <unordered_set>
 
+#include "host_comm.h"
 #include "ir_walk.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_registry.h"
@@ -44,6 +45,7 @@ bool IsDetectable(IRProperty p) {
     case IRProperty::kIncoreTileOps:
     case IRProperty::kTileOps2D:
     case IRProperty::kTileMemoryInferred:
+    case IRProperty::kCommDomainScopesMaterialized:
       return true;
     default:
       return false;
@@ -136,6 +138,8 @@ bool CheckProperty(const Program& prog, IRProperty p, std::string* why) {
         if (why) *why = fmt::format("kernel '{}': tile '{}' has no memory space", f.name, v->name_hint);
         return false;
       });
+    case IRProperty::kCommDomainScopesMaterialized:
+      return host::CheckCommDomainsMaterialized(prog, why);
     default:
       return false;
   }

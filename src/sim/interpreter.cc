@@ -2,6 +2,8 @@
 // the rank workers (see include/pypto/sim/interpreter.h).
 #include "pypto/sim/interpreter.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "pypto/core/check.h"
@@ -153,7 +155,20 @@ Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
       }
     if (alloc < 0) throw SimError(c->span, name + ": expects window-bound operands");
     const Domain& d = machine.domain(machine.DomainOf(alloc));
-    for (int dev : d.devices) {
+    std::vector<int> targets = d.devices;
+    // A per-device dispatch (builtin.tensor.* with attrs={"device": r}, made by
+    // lower-host-tensor-collectives) runs on that one device of the domain.
+    if (const Attr* da = FindAttr(c->attrs, "device")) {
+      int64_t dev = da->kind == Attr::Kind::kInt    ? da->i
+                    : da->kind == Attr::Kind::kExpr ? Eval(ex, da->expr).AsInt()
+                                                    : -1;
+      if (std::find(d.devices.begin(), d.devices.end(), dev) == d.devices.end())
+        throw SimError(c->span, fmt::format("{}: device={} is not in the comm domain {} of its "
+                                            "window operands",
+                                            name, dev, d.Describe()));
+      targets = {static_cast<int>(dev)};
+    }
+    for (int dev : targets) {
       Task t;
       t.call = c;
       t.args = args;

@@ -217,6 +217,8 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
     }
     auto* ta = As<TileType>(ann);
     auto* td = As<TileType>(value->type);
+    auto* da = As<DistributedTensorType>(ann);
+    auto* dv = As<DistributedTensorType>(value->type);
     if (TypeEq(ann, value->type)) {
       t = value->type;
     } else if (Isa<ScalarType>(ann) && (Isa<ConstInt>(value) || Isa<ConstFloat>(value))) {
@@ -246,6 +248,11 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
                                         ta->memory_space ? ta->memory_space : td->memory_space,
                                         ta->view ? ta->view : td->view);
       t = TypeEq(merged, td) ? td : static_cast<const Type*>(merged);
+    } else if (da && dv && !da->window_buffer.empty() && dv->window_buffer.empty() &&
+               TypeEq(ctx_.Make<DistributedTensorType>(da->shape, da->dtype, da->view), dv)) {
+      // A window view annotation may add its window binding (the printed form
+      // of a view after materialize-comm-domain-scopes: `"window_buffer=buf"`).
+      t = ann;
     } else {
       Error(annotation->span,
             fmt::format("type annotation of '{}' does not match its value: annotated {}, but "

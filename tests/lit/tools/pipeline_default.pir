@@ -5,9 +5,6 @@
 # RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt %s --pipeline=default --verify-each --roundtrip-each 2> %t.err | FileCheck %s
 # RUN: FileCheck %s --check-prefix=WARN < %t.err
 # WARN:      warning: pipeline 'default': pass 'lower-auto-vector-split' is not implemented yet; skipped
-# WARN-NEXT: warning: pipeline 'default': pass 'synthesize-allreduce-signals' is not implemented yet; skipped
-# WARN-NEXT: warning: pipeline 'default': pass 'materialize-comm-domain-scopes' is not implemented yet; skipped
-# WARN-NEXT: warning: pipeline 'default': pass 'lower-host-tensor-collectives' is not implemented yet; skipped
 # WARN-NEXT: warning: pipeline 'default': pass 'lower-l2-tensor-collectives' is not implemented yet; skipped
 # CHECK:      @pl.function(type=pl.FunctionType.AIV)
 # CHECK-NEXT: def kernel(self, src: pl.Tensor{{\[\[}}16, 64], pl.FP32], dst: pl.InOut[pld.DistributedTensor{{\[\[}}16, 64], pl.FP32]], signal: pl.InOut[pld.DistributedTensor{{\[\[}}NR, 1], pl.INT32]], peer: pl.Scalar[pl.INT32], dst_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):

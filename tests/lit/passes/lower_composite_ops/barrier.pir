@@ -78,4 +78,6 @@ class Barriers:
     def host_orch(self):
         sbuf = pld.tensor.alloc_window_buffer(64)
         sig = pld.tensor.window(sbuf, [NR, 1], dtype=pl.INT32)
+        for r in pl.range(pld.system.world_size()):
+            self.kernel(sig, device=r)
         sig = pld.tensor.barrier(sig)

@@ -175,11 +175,12 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
   bool ok = true;
   for (const Expr* p : pos) ok &= p != nullptr;
   AttrList kwargs = std::move(extra), attrs;
-  std::vector<const Expr*> slots = pos;
+  const size_t n_pos = pos.size();
+  std::vector<const Expr*> slots = std::move(pos);
   // Use-site spans (a Var argument's own span is its definition), so the op
   // verifier points at each argument as written here. pos[i] is call->items[i].
   std::vector<Span> spans;
-  for (size_t i = 0; i < pos.size(); ++i)
+  for (size_t i = 0; i < n_pos; ++i)
     spans.push_back(i < call->items.size() ? UseSpan(call->items[i]) : span);
   std::vector<std::pair<std::string, Span>> kwarg_spans;  // keyword values, same purpose
   for (const Keyword& kw : call->kwargs) {
@@ -223,7 +224,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
       continue;
     }
     size_t u = static_cast<size_t>(idx);
-    if (u < pos.size()) {
+    if (u < n_pos) {
       Error(kw.span, fmt::format("{}: argument '{}' given both positionally and by keyword",
                                  printed(), kw.name));
       ok = false;
@@ -237,7 +238,7 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     spans[u] = UseSpan(kw.value);
   }
   if (!ok) return nullptr;
-  for (size_t i = pos.size(); i < slots.size(); ++i) {
+  for (size_t i = n_pos; i < slots.size(); ++i) {
     if (!slots[i]) {
       Error(span, fmt::format("{}: missing argument '{}' (given later arguments by keyword)",
                               printed(), op.args[i].name));

@@ -18,8 +18,6 @@ std::unique_ptr<Pass> CreateExpandMixedKernelPass();
 std::unique_ptr<Pass> CreateMaterializeDistTensorCtxPass();
 std::unique_ptr<Pass> CreateInsertCommFencePass();
 std::unique_ptr<Pass> CreateLowerCompositeOpsPass();
-std::unique_ptr<Pass> CreateLowerL2TensorCollectivesPass();
-std::unique_ptr<Pass> CreateLowerAutoVectorSplitPass();
 std::unique_ptr<Pass> CreateSynthesizeAllReduceSignalsPass();
 std::unique_ptr<Pass> CreateMaterializeCommDomainScopesPass();
 std::unique_ptr<Pass> CreateLowerHostTensorCollectivesPass();

@@ -38,9 +38,16 @@
 //    tile.add); barrier 2; tile.store into row my_rank; epilogue -2.
 //  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
 //    and a static target: TPUT push model (see LowerRingAllreduce).
+//  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
+//    recv_counts) with a static SIZE: MAX_RECV = target.shape[0] // nranks; per
+//    dest, rows = clamp(send_counts[dest], 0, MAX_RECV) is published into
+//    recv_counts[my_rank, 0] of dest (notify Set) and exactly those rows are
+//    pushed (pld.tile.put of runtime extent [rows, SIZE] through a [1, SIZE]
+//    stage, skipped when rows == 0); barrier 1; epilogue -1. Rejected (error)
+//    inside a for/while loop: recv_counts is written with Set, a single-use
+//    protocol a fast rank's next call would race with.
 // Not lowered (kept, with a warning where the op is recognised): allreduce
-// without a signal / with a dynamic shape / a partially
-// valid target, all_to_all_v.
+// without a signal / with a dynamic shape / a partially valid target.
 // Host orchestrators and chip orchestrations are left alone (their collectives
 // are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
 // composite calls left that this pass knows how to lower).
@@ -81,6 +88,18 @@ class CompositeLowerer : public IRMutator {
     if (auto* c = As<Call>(s->expr))
       if (const Stmt* r = Lower(*c, nullptr, s->span)) return r;
     return IRMutator::Mutate_EvalStmt(s);
+  }
+  const Stmt* Mutate_ForStmt(const ForStmt* s) override {
+    ++loop_depth_;
+    const Stmt* r = IRMutator::Mutate_ForStmt(s);
+    --loop_depth_;
+    return r;
+  }
+  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
+    ++loop_depth_;
+    const Stmt* r = IRMutator::Mutate_WhileStmt(s);
+    --loop_depth_;
+    return r;
   }
 
   int lowered = 0;
@@ -161,6 +180,8 @@ class CompositeLowerer : public IRMutator {
       value = LowerReduceScatter(call, span);
     } else if (n == "pld.tensor.allgather" || n == "pld.tensor.all_to_all") {
       value = LowerGatherLike(call, span, n == "pld.tensor.all_to_all");
+    } else if (n == "pld.tensor.all_to_all_v") {
+      value = LowerAllToAllV(call, span);
     }
     if (!value) {
       b_.End();
@@ -522,8 +543,74 @@ class CompositeLowerer : public IRMutator {
     return target;
   }
 
+  // all_to_all_v(input [NR*MAX_RECV, SIZE], target, sig [NR, 1], send_counts
+  // [NR] / [NR, 1], recv_counts [NR, 1]): MAX_RECV = target.shape[0] // nranks
+  // (the runtime comm-domain size, as the HOST builtin derives it). For every
+  // dest (own included): rows = clamp(send_counts[dest], 0, MAX_RECV); notify
+  // (Set) rows into recv_counts[my_rank, 0] of dest; if rows > 0 push input rows
+  // [dest*MAX_RECV, +rows) into target rows [my_rank*MAX_RECV, +rows) of dest
+  // (runtime extent [rows, SIZE] through a [1, SIZE] stage, so padding rows never
+  // cross the wire). Barrier 1 (every push and count has landed); epilogue -1.
+  const Expr* LowerAllToAllV(const Call& call, Span span) {
+    constexpr std::string_view op = "pld.tensor.all_to_all_v";
+    if (loop_depth_ > 0) {
+      diag_.Error(span, fmt::format("{}: not supported inside a for/while loop (recv_counts is "
+                                    "published with Set, a single-use protocol that a fast "
+                                    "rank's next call would race with); call it once, outside "
+                                    "loops",
+                                    op));
+      return nullptr;
+    }
+    const Expr* input = call.args[0];
+    const Expr* target = call.args[1];
+    const Expr* sig = call.args[2];
+    const Expr* send = call.args[3];
+    const Expr* recv = call.args[4];
+    const TensorType* tt = util::TensorTypeOf(target);
+    auto size = StaticInt(tt->shape[1]);
+    if (!size) {
+      diag_.Warning(span, fmt::format("{}: 'target' has a dynamic row size, which is not lowered "
+                                      "yet; the call is kept",
+                                      op));
+      return nullptr;
+    }
+    auto cap = StaticInt(tt->shape[0]);
+    if (!cap) {
+      diag_.Warning(span, fmt::format("{}: 'target' has a dynamic row count, which is not lowered "
+                                      "yet; the call is kept",
+                                      op));
+      return nullptr;
+    }
+    Comm c = Setup(target, sig);
+    const Var* max_recv = b_.Assign("max_recv", b_.FloorDiv(b_.Int(*cap), c.nranks_idx));
+    const Var* stage = StageTile("aav_stage", 1, *size, tt->dtype);
+    size_t send_rank = util::TensorTypeOf(send)->rank();
+    size_t recv_rank = util::TensorTypeOf(recv)->rank();
+    b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
+           [&](const Var* dest, const std::vector<const IterArg*>&) {
+             const Expr* idx = send_rank == 1 ? b_.Tuple({dest}) : b_.Tuple({dest, b_.Int(0)});
+             const Var* want = b_.Assign("send_count", b_.Op("tensor.read", {send, idx}));
+             const Var* rows = b_.Assign(
+                 "send_rows",
+                 b_.Min(b_.Max(b_.Cast(want, DataType::kIndex), b_.Int(0)), max_recv));
+             const Expr* cell = recv_rank == 1 ? b_.Tuple({c.me}) : b_.Tuple({c.me, b_.Int(0)});
+             b_.Eval(b_.Op("pld.system.notify", {recv, dest, cell, b_.Cast(rows, DataType::kInt32)},
+                           EnumKw("op", EnumKind::kNotifyOp, static_cast<int>(NotifyOp::kSet))));
+             b_.If(b_.Gt(rows, b_.Int(0)), [&] {
+               b_.Eval(b_.Op("pld.tile.put",
+                             {target, dest, input, stage, b_.Tuple({b_.Mul(c.me, max_recv), b_.Int(0)}),
+                              b_.Tuple({b_.Mul(dest, max_recv), b_.Int(0)}), b_.Tuple({rows, b_.Int(*size)})},
+                             EnumKw("atomic", EnumKind::kAtomicType, 0)));
+             });
+           });
+    Barrier(c, b_.Int(1, DataType::kInt32));
+    Epilogue(c, 1);
+    return target;
+  }
+
   IRBuilder b_;
   DiagnosticEngine& diag_;
+  int loop_depth_ = 0;
 };
 
 class LowerCompositeOpsPass : public Pass {

@@ -30,7 +30,7 @@ const std::vector<PassInfo>& AllPasses() {
         "kernels: tensor ops -> tile.load/tile.*/tile.store; pld.tensor.put/get/remote_store -> pld.tile.*",
         {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, CreateConvertTensorToTileOpsPass);
     add("lower-composite-ops",
-        "kernels: pld.tensor barrier/allreduce(mesh, ring)/broadcast/reduce_scatter/allgather/all_to_all -> credit barriers + remote_load/get/put",
+        "kernels: pld.tensor barrier/allreduce(mesh, ring)/broadcast/reduce_scatter/allgather/all_to_all(_v) -> credit barriers + remote_load/get/put",
         {}, {P::kCompositeOpsLowered}, {P::kTileMemoryInferred}, CreateLowerCompositeOpsPass);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);

@@ -36,13 +36,13 @@ const std::vector<PassInfo>& AllPasses() {
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);
     add("infer-tile-memory-space", "give every kernel tile a memory space (from its consumers, default Vec)",
         {P::kIncoreTileOps}, {P::kTileMemoryInferred}, {}, CreateInferTileMemorySpacePass);
-    add("lower-auto-vector-split", "lower split-AIV regions and AUTO vector split", {}, {P::kAutoVectorSplitLowered}, {}, nullptr);
+    add("lower-auto-vector-split", "kernels: erase pl.split_aiv regions (None: splice; UP_DOWN/LEFT_RIGHT: halve element-wise tile work per lane); AUTO split of mixed kernels: not supported", {}, {P::kAutoVectorSplitLowered}, {}, CreateLowerAutoVectorSplitPass);
     add("expand-mixed-kernel", "InCore kernels -> AIV (vector only) / AIC (cube only); mixed kernels: not yet (warning)",
         {P::kSplitIncoreOrch}, {P::kMixedKernelExpanded}, {}, CreateExpandMixedKernelPass);
     add("synthesize-allreduce-signals", "host: give pld.tensor.allreduce without a signal a private [world_size, core_num] INT32 signal window", {}, {P::kAllReduceSignalsSynthesized}, {}, CreateSynthesizeAllReduceSignalsPass);
     add("materialize-comm-domain-scopes", "host: infer comm domains from device= dispatches, bind window views to their allocation, wrap pld.comm_domain scopes", {}, {P::kCommDomainScopesMaterialized}, {}, CreateMaterializeCommDomainScopesPass);
     add("lower-host-tensor-collectives", "host: pld.tensor.* collectives -> per-device builtin.tensor.* dispatches (attrs device, arg_directions)", {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {}, CreateLowerHostTensorCollectivesPass);
-    add("lower-l2-tensor-collectives", "CHIP-rail collectives lowering", {}, {P::kL2CollectivesLowered}, {}, nullptr);
+    add("lower-l2-tensor-collectives", "CHIP orchestrations: pld.tensor.* collectives -> a call of a synthesized, already lowered AIV kernel", {}, {P::kL2CollectivesLowered}, {}, CreateLowerL2TensorCollectivesPass);
     add("materialize-dist-tensor-ctx",
         "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through calls",
         {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {}, CreateMaterializeDistTensorCtxPass);

@@ -21,5 +21,7 @@ std::unique_ptr<Pass> CreateLowerCompositeOpsPass();
 std::unique_ptr<Pass> CreateSynthesizeAllReduceSignalsPass();
 std::unique_ptr<Pass> CreateMaterializeCommDomainScopesPass();
 std::unique_ptr<Pass> CreateLowerHostTensorCollectivesPass();
+std::unique_ptr<Pass> CreateLowerL2TensorCollectivesPass();
+std::unique_ptr<Pass> CreateLowerAutoVectorSplitPass();
 
 }  // namespace pypto::passes

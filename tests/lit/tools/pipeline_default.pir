@@ -3,9 +3,8 @@
 # orchestrator, fences inserted. Every unimplemented pass of the pipeline is
 # reported on stderr (never skipped silently); exit code 0.
 # RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt %s --pipeline=default --verify-each --roundtrip-each 2> %t.err | FileCheck %s
-# RUN: FileCheck %s --check-prefix=WARN < %t.err
-# WARN:      warning: pipeline 'default': pass 'lower-auto-vector-split' is not implemented yet; skipped
-# WARN-NEXT: warning: pipeline 'default': pass 'lower-l2-tensor-collectives' is not implemented yet; skipped
+# RUN: FileCheck %s --check-prefix=WARN --allow-empty < %t.err
+# WARN-NOT: not implemented
 # CHECK:      @pl.function(type=pl.FunctionType.AIV)
 # CHECK-NEXT: def kernel(self, src: pl.Tensor{{\[\[}}16, 64], pl.FP32], dst: pl.InOut[pld.DistributedTensor{{\[\[}}16, 64], pl.FP32]], signal: pl.InOut[pld.DistributedTensor{{\[\[}}NR, 1], pl.INT32]], peer: pl.Scalar[pl.INT32], dst_ctx: pld.CommCtx, signal_ctx: pld.CommCtx):
 # CHECK-NEXT:     tput_stage: pl.Tile{{\[\[}}16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([16, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "pypto/codegen/pto_function_emitter.h"
+#include "pypto/ir/builder.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/comm.h"
 #include "pypto/ir/op_utils.h"
@@ -53,14 +54,33 @@ bool RemoteLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   auto offs = fe.IndexList(c->args[2], c->span);
   if (!offs) return false;
   // Effective valid extent: the deduced tile valid shape when it is in target
-  // coordinates, else the requested valid_shape / shape.
+  // coordinates, else the requested valid_shape / shape. A flattened read (tile_2d=True) of an N-D window loads the N-D partition
+  // into the 2-D tile; its deduced valid shape is 2-D, so the per-dim extents
+  // are recomputed as the deducer does: the requested window clipped to what
+  // target's valid region holds past the offsets.
   std::optional<std::vector<PtoDim>> sizes;
   const TileType* rt = As<TileType>(c->type);
-  if (rt && rt->view && !rt->view->valid_shape.empty() &&
-      rt->view->valid_shape.size() == t->type->shape.size()) {
+  const Expr* req = c->args.size() > 4 && c->args[4] ? c->args[4] : c->args[3];
+  size_t rank = t->type->shape.size();
+  if (rt && rt->rank() != rank && t->type->view && !t->type->view->valid_shape.empty()) {
+    const MakeTuple* rq = AsTuple(req);
+    const MakeTuple* off = AsTuple(c->args[2]);
+    if (!rq || !off || rq->elements.size() != rank || off->elements.size() != rank)
+      return fe.Error(c->span, fmt::format("{}: offsets and shape must be tuples of {} indices",
+                                           PtoFunctionEmitter::OpName(c), rank));
+    IRBuilder b(fe.ctx());
+    std::vector<const Expr*> eff;
+    for (size_t k = 0; k < rank; ++k) {
+      const Expr* left = b.Max(b.Sub(t->type->view->valid_shape[k], off->elements[k]),
+                               fe.ctx().Int(0));
+      eff.push_back(b.Min(rq->elements[k], left));
+    }
+    sizes = fe.DimList(eff, c->span);
+  } else if (rt && rt->view && !rt->view->valid_shape.empty() &&
+             rt->view->valid_shape.size() == rank) {
     sizes = fe.DimList(rt->view->valid_shape, c->span);
   } else {
-    sizes = fe.DimList(c->args.size() > 4 && c->args[4] ? c->args[4] : c->args[3], c->span);
+    sizes = fe.DimList(req, c->span);
   }
   if (!sizes) return false;
   std::string hint = (result ? result->name_hint : std::string("remote")) + "_peer_pview";

@@ -30,6 +30,7 @@ const PtoOpTable& GetPtoOpTable() {
     RegisterPtoDistributedOps(t);
     RegisterPtoSystemOps(t);
     RegisterPtoScalarAccessOps(t);
+    RegisterPtoTensorViewOps(t);
     RegisterUnsupported(t);
     return t;
   }();

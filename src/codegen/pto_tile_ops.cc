@@ -45,6 +45,70 @@ bool TileLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   return true;
 }
 
+// Partition extents for storing a flattened 2-D tile into the N-D region
+// `shapes` (flatten-tile-nd-to-2d's tile.store form): the region with its last
+// extent replaced by the tile's valid columns and its leading extents by the
+// un-merged valid rows. A dynamic row count is un-merged structurally: it must
+// be `v0 * shapes[1] * ... * shapes[r-2]` (as MergeLeadingDims builds it).
+std::optional<std::vector<PtoDim>> UnmergedExtent(PtoFunctionEmitter& fe, const Call* c,
+                                                  const TileType* tile, const MakeTuple* shapes) {
+  const auto& ext = shapes->elements;
+  size_t r = ext.size();
+  if (!tile->view || tile->view->valid_shape.empty()) return fe.DimList(ext, c->span);
+  const Expr* vrows = tile->view->valid_shape[0];
+  if (!DimEqual(ext.back(), tile->shape[1])) {
+    fe.Error(c->span, fmt::format("tile.store: a partly valid {} tile stored through the {} "
+                                  "region (a different last extent) is not supported by the PTO "
+                                  "backend; store through a region ending in {}",
+                                  ShapeStr(tile->shape), ShapeStr(ext), DimStr(tile->shape[1])));
+    return std::nullopt;
+  }
+  std::vector<const Expr*> dims = ext;
+  dims.back() = tile->view->valid_shape[1];
+  auto rows = StaticInt(vrows);
+  auto full_rows = StaticInt(tile->shape[0]);
+  if (rows && full_rows && *rows == *full_rows) return fe.DimList(dims, c->span);
+  bool ok = true;
+  if (rows) {
+    // Static: innermost leading dims are whole while the count divides.
+    int64_t vs = *rows;
+    for (size_t k = r - 1; k-- > 0;) {
+      auto e = StaticInt(ext[k]);
+      if (k == 0 || (e && vs < *e)) {
+        dims[k] = fe.ctx().Int(vs);
+        for (size_t j = 0; j < k; ++j) dims[j] = fe.ctx().Int(vs == 0 ? 0 : 1);
+        break;
+      }
+      if (!e || vs % *e != 0) {
+        ok = false;
+        break;
+      }
+      vs /= *e;
+    }
+  } else {
+    // Dynamic: peel `* shapes[k]` factors off the row expression.
+    const Expr* e = vrows;
+    for (size_t k = r - 1; k-- > 1 && ok;) {
+      if (StaticInt(ext[k]) == 1) continue;  // `x * 1` was folded to x
+      auto* b = As<BinaryExpr>(e);
+      if (b && b->op == BinaryOp::kMul && DimEqual(b->rhs, ext[k])) {
+        e = b->lhs;
+      } else {
+        ok = false;
+      }
+    }
+    dims[0] = e;
+  }
+  if (!ok) {
+    fe.Error(c->span, fmt::format("tile.store: the valid rows ({}) of the flattened tile are not "
+                                  "whole rows of the {} region, which is not supported by the PTO "
+                                  "backend; store a valid box of whole rows",
+                                  DimStr(vrows), ShapeStr(ext)));
+    return std::nullopt;
+  }
+  return fe.DimList(dims, c->span);
+}
+
 bool TileStore(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoBinding* tile = fe.TileArg(c, 0);
   const PtoTensor* t = fe.TensorArg(c, 2);
@@ -52,7 +116,11 @@ bool TileStore(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   auto offs = fe.IndexList(c->args[1], c->span);
   if (!offs) return false;
   std::optional<std::vector<PtoDim>> sizes;
-  if (c->args.size() > 3 && c->args[3]) {
+  const TileType* tt = Cast<TileType>(c->args[0]->type);
+  const MakeTuple* shapes = c->args.size() > 3 ? AsTuple(c->args[3]) : nullptr;
+  if (shapes && tt->rank() == 2 && shapes->elements.size() > 2) {
+    sizes = UnmergedExtent(fe, c, tt, shapes);
+  } else if (c->args.size() > 3 && c->args[3]) {
     sizes = fe.DimList(c->args[3], c->span);
   } else {
     sizes = fe.TileExtent(Cast<TileType>(c->args[0]->type), t->type->shape.size(), c->span);

@@ -216,6 +216,23 @@ PtoValue PtoFunctionEmitter::Value(const Expr* e) {
                         static_cast<const Var*>(e)->name_hint));
       return {};
     }
+    case NodeKind::kCall: {
+      // A scalar-valued op nested in an expression (`pl.cast(pld.nranks(ctx),
+      // pl.INDEX)`): emitted here as if bound to a temporary.
+      const auto* c = static_cast<const ir::Call*>(e);
+      if (c->op && Isa<ScalarType>(c->type)) {
+        const Var* tmp = ctx_.NewVar("v", c->type, c->span);
+        EmitCall(c, tmp);
+        if (failed_) return {};
+        const PtoBinding* b = Lookup(tmp);
+        if (b && b->kind == PtoBinding::Kind::kScalar) return b->value;
+      }
+      Error(e->span.IsKnown() ? e->span : cur_span_,
+            fmt::format("{}: a call without a scalar result is not supported by the PTO backend "
+                        "inside an expression",
+                        c->op ? c->op->name : "self." + c->callee));
+      return {};
+    }
     case NodeKind::kBinaryExpr:
       return EmitBinary(static_cast<const BinaryExpr*>(e));
     case NodeKind::kUnaryExpr:

@@ -40,8 +40,8 @@ const PtoTensor* PtoFunctionEmitter::TensorArg(const Call* call, int arg) {
   const PtoBinding* b = Lookup(call->args[arg]);
   if (b && b->kind == PtoBinding::Kind::kTensor) return b->tensor;
   Error(ArgSpan(call, arg),
-        fmt::format("{}: argument '{}' must be a tensor parameter of the kernel for PTO "
-                    "emission (views and slices of tensors are not supported)",
+        fmt::format("{}: argument '{}' must be a tensor parameter of the kernel (or a "
+                    "tensor.view / tensor.slice of one) for PTO emission",
                     OpName(call), ArgName(call, arg)));
   return nullptr;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "pypto/ir/builder.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 
@@ -436,6 +437,24 @@ Shape PackedStrides(Context& ctx, const Shape& shape) {
     }
   }
   return out;
+}
+
+Shape MergeLeadingDims(Context& ctx, const Shape& dims) {
+  if (dims.size() <= 2) return dims;
+  IRBuilder b(ctx);
+  const Expr* rows = dims[0];
+  for (size_t k = 1; k + 1 < dims.size(); ++k) rows = b.Mul(rows, dims[k]);
+  return {rows, dims.back()};
+}
+
+bool MergedValidContiguous(const Shape& shape, const Shape& valid) {
+  if (shape.size() <= 2 || valid.size() != shape.size()) return true;
+  bool ones_so_far = true;  // valid dims before k are all statically 1
+  for (size_t k = 0; k + 1 < shape.size(); ++k) {
+    if (k > 0 && !ones_so_far && !DimEqual(valid[k], shape[k])) return false;
+    ones_so_far = ones_so_far && StaticInt(valid[k]) == 1;
+  }
+  return true;
 }
 
 // ---- core affinity ---------------------------------------------------------------

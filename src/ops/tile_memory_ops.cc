@@ -7,6 +7,10 @@
 // holds meaningful data. tile.load narrows it to the requested valid_shape and,
 // where statically provable, to what the source tensor's valid region can
 // supply at the given offsets; tile.store writes the tile's valid region.
+//
+// Flattened loads (upstream's contract after FlattenTileNdTo2D): tile.load keeps
+// its tensor-rank window and, with tile_2d=True, yields the 2-D row-major form
+// of the N-D tile; tile.store maps a 2-D tile back through its `shapes` argument.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -85,7 +89,19 @@ const Type* DeduceLoad(DeduceContext& dc) {
   TileView view;
   view.valid_shape = valid;
   if (in->view && in->view->layout == TensorLayout::kDN) view.blayout = TileLayout::kColMajor;
-  return MakeTileType(dc.ctx, shp->elements, in->dtype, mem, view);
+  Shape tile_shape = shp->elements;
+  if (dc.BoolKwarg("tile_2d", false) && r > 2) {
+    // The window keeps the tensor's rank; the tile is its row-major 2-D form.
+    if (!MergedValidContiguous(shp->elements, valid))
+      return dc.KwargError(
+          "tile_2d", fmt::format("cannot flatten the valid box {} of the {} window: it is not "
+                                 "a run of whole rows of the 2-D tile (a merged inner dim "
+                                 "is partly valid); load it as an N-D tile",
+                                 ShapeStr(valid), ShapeStr(shp->elements)));
+    tile_shape = MergeLeadingDims(dc.ctx, tile_shape);
+    view.valid_shape = MergeLeadingDims(dc.ctx, valid);
+  }
+  return MakeTileType(dc.ctx, tile_shape, in->dtype, mem, view);
 }
 
 bool AtomicAddDTypeOk(DataType d) {
@@ -240,6 +256,9 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .OptionalArg("valid_shape", "valid extents, one per tensor dim, each <= shapes")
       .EnumKwarg("target_memory", EnumKind::kMemorySpace, "on-chip memory space of the tile")
       .Kwarg("clamp", KwargType::kBool, "clamp the region to the tensor bounds", Attr::Bool(false))
+      .Kwarg("tile_2d", KwargType::kBool,
+             "internal (set by flatten-tile-nd-to-2d): the tile of an N-D window is its 2-D "
+             "row-major form [prod(leading shapes), last]; the window keeps the tensor's rank")
       .NoArgWrites()
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceLoad);

@@ -98,7 +98,7 @@ TEST_CASE("semantic errors name the construct and the fix", "[parser][errors]") 
         "but the value has type pl.Scalar[pl.INT32]\n");
   CHECK(Errors(fn + "        x = pl.tile.load(a, [0, 0], [16, 64], bogus=1)\n") ==
         "9:47: pl.tile.load: unknown keyword argument 'bogus' (arguments: tensor, offsets, "
-        "shapes, valid_shape; keywords: target_memory, clamp)\n");
+        "shapes, valid_shape; keywords: target_memory, clamp, tile_2d)\n");
   CHECK(Errors(fn + "        break\n") == "9:9: 'break' outside a loop\n");
   CHECK(Errors(fn + "        x = pl.tile.load(a, [0, 0], [16, 64])\n        x2 = pl.Tile\n") ==
         "10:14: unknown name 'pl.Tile'\n");

@@ -196,7 +196,7 @@ TEST_CASE("MakeOpCall schema errors", "[registry]") {
   // Unknown kwarg (with and without a schema).
   CHECK(!f.Op("tile.load", {t, offs, shp}, {{"memory", Attr::Int(1)}}));
   CHECK(f.Err() == "tile.load: unknown keyword argument 'memory' (expected one of: "
-                   "target_memory, clamp)");
+                   "target_memory, clamp, tile_2d)");
   CHECK(!f.Op("tile.add", {x, x}, {{"mode", Attr::Int(1)}}));
   CHECK(f.Err() == "tile.add: unknown keyword argument 'mode' (it takes none)");
 

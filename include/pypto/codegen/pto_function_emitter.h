@@ -104,6 +104,11 @@ class PtoFunctionEmitter {
   std::string ConstIndex(int64_t v) { return Const(v, "index"); }
   std::string ConstFloat(double v, std::string_view type);
   std::string ConstBool(bool v);
+  // The value of a hoisted integer constant's SSA name (nullopt for others).
+  std::optional<int64_t> ConstValue(const std::string& ssa) const {
+    auto it = const_ints_.find(ssa);
+    return it == const_ints_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  }
   std::string Temp();                      // "%N"
   std::string Named(std::string_view hint);  // "%hint", "%hint_1", ... (unique)
 
@@ -130,6 +135,12 @@ class PtoFunctionEmitter {
   // Peer view of a distributed tensor: inline CommContext arithmetic + addptr +
   // make_tensor_view. Returns the view SSA name (type = t.view_type).
   std::string PeerView(const PtoTensor& t, const ir::Expr* peer, const ir::Call* call);
+  // A tensor derived from `parent` (tensor.view / tensor.slice): `type`'s shape
+  // and strides over `ptr` (the parent's pointer, or one advanced by addptr),
+  // keeping the parent's distributed-ness and CommCtx. Emits its
+  // make_tensor_view at the current position; null after a diagnostic.
+  const PtoTensor* DeriveTensor(const PtoTensor& parent, const ir::TensorType* type,
+                                std::string ptr, std::string_view name);
   PtoPartition PartitionView(const std::string& view, const std::string& view_type, DataType dt,
                              const std::vector<std::string>& offsets,
                              const std::vector<PtoDim>& sizes, std::string_view hint);
@@ -234,5 +245,6 @@ void RegisterPtoTileOps(PtoOpTable& t);
 void RegisterPtoDistributedOps(PtoOpTable& t);
 void RegisterPtoSystemOps(PtoOpTable& t);
 void RegisterPtoScalarAccessOps(PtoOpTable& t);
+void RegisterPtoTensorViewOps(PtoOpTable& t);
 
 }  // namespace pypto::codegen

@@ -169,6 +169,17 @@ bool ExpectRegionInBounds(DeduceContext& dc, int i, const Shape& offsets, const 
 // symbolic ones built as `dim * stride` INDEX BinaryExprs, deterministically).
 Shape PackedStrides(Context& ctx, const Shape& shape);
 
+// The 2-D form of an N-D tile shape: [prod(all but the last dim), last dim]
+// (static products folded, symbolic ones built left to right with IRBuilder);
+// shapes of rank <= 2 are returned unchanged. Used by flatten-tile-nd-to-2d
+// and by the deducers of loads whose result it flattens (tile_2d=True).
+Shape MergeLeadingDims(Context& ctx, const Shape& dims);
+// True when the valid box `valid` of an N-D tile of `shape` occupies the same
+// element positions in the merged 2-D tile as a row-major N-D box: every merged
+// inner dim k (1 <= k < rank - 1) is either fully valid or preceded only by
+// statically-1 valid dims. Then the 2-D valid shape is MergeLeadingDims(valid).
+bool MergedValidContiguous(const Shape& shape, const Shape& valid);
+
 // ---- core affinity ---------------------------------------------------------------
 
 // Cube-side on-chip spaces (Mat, Left, Right, Acc, Bias) vs the vector side (Vec).

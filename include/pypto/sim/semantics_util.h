@@ -41,7 +41,13 @@ class Exec;
 std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
                                   const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
                                   std::vector<int64_t> valid, const char* role);
-// Stores the tile's valid region (clipped to `ext` when given) at `off`.
+// The 2-D row-major form of an N-D tile (tile_2d=True loads): shape and valid
+// merged to [prod(leading), last]; fails when the valid box is not a run of
+// whole rows of the 2-D tile.
+void FlattenTileTo2D(Exec& ex, TileVal& tile);
+// Stores the tile's valid region (clipped to `ext` when given) at `off`. A 2-D
+// tile with an N-D `ext` (a flattened tile) is first viewed as an `ext`-shaped
+// tile, its valid rows un-merged over ext's leading dims.
 void StoreTile(Exec& ex, const TileVal& tile, const TensorVal& t, int device,
                const std::vector<int64_t>& off, std::vector<int64_t> ext, bool atomic,
                const char* role);

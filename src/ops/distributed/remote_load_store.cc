@@ -110,6 +110,19 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
     valid.push_back(eff);
     if (!DimEqual(eff, shp->elements[k])) partial = true;
   }
+  Shape tile_shape = shp->elements;
+  if (dc.BoolKwarg("tile_2d", false) && rank > 2) {
+    // Flattened by flatten-tile-nd-to-2d: the window keeps target's rank, the
+    // tile is its 2-D row-major form.
+    if (!MergedValidContiguous(shp->elements, valid))
+      return dc.KwargError(
+          "tile_2d", fmt::format("cannot flatten the valid box {} of the {} window: it is not "
+                                 "a run of whole rows of the 2-D tile (a merged inner dim "
+                                 "is partly valid); read it as an N-D tile",
+                                 ShapeStr(valid), ShapeStr(shp->elements)));
+    tile_shape = MergeLeadingDims(dc.ctx, tile_shape);
+    valid = MergeLeadingDims(dc.ctx, valid);
+  }
   TileView view;
   view.blayout = target->view && target->view->layout == TensorLayout::kDN
                      ? TileLayout::kColMajor
@@ -121,7 +134,7 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
   // target_memory (the op itself declares no memory spec; see the file comment).
   std::optional<MemorySpace> mem;
   if (const Attr* m = dc.Kwarg("target_memory")) mem = static_cast<MemorySpace>(m->i);
-  return dc.ctx.Make<TileType>(shp->elements, target->dtype, mem, v);
+  return dc.ctx.Make<TileType>(tile_shape, target->dtype, mem, v);
 }
 
 // ---- pld.tile.remote_store / pld.tensor.remote_store --------------------------------
@@ -232,6 +245,9 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
              "internal: FP16 rank-2 ring tails may round the physical read to 32 bytes")
       .EnumKwarg("target_memory", EnumKind::kMemorySpace,
                  "internal: result tile's memory space, set by infer-tile-memory-space")
+      .Kwarg("tile_2d", KwargType::kBool,
+             "internal (set by flatten-tile-nd-to-2d): the tile of an N-D window is its 2-D "
+             "row-major form [prod(leading shapes), last]; the window keeps target's rank")
       .Deduce(DeduceRemoteLoad)
       .NoArgWrites();
 

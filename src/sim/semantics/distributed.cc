@@ -163,8 +163,10 @@ Value RemoteLoad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
   std::vector<int64_t> valid;
   if (const Value* v = Exec::Arg(c, a, "valid_shape")) valid = ex.Ints(*v, "valid_shape");
-  return Value::Of(LoadTile(ex, t, dev, ex.Ints(a[2], "offsets"), ex.Ints(a[3], "shape"), valid,
-                            "target"));
+  auto tile = LoadTile(ex, t, dev, ex.Ints(a[2], "offsets"), ex.Ints(a[3], "shape"), valid,
+                       "target");
+  if (Exec::KwBool(c, "tile_2d", false)) FlattenTileTo2D(ex, *tile);
+  return Value::Of(tile);
 }
 
 Value TileRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {

@@ -62,9 +62,59 @@ std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
   return tile;
 }
 
-void StoreTile(Exec& ex, const TileVal& tile, const TensorVal& t, int device,
+void FlattenTileTo2D(Exec& ex, TileVal& tile) {
+  size_t r = tile.shape.size();
+  if (r <= 2) return;
+  int64_t rows = 1, vrows = 1;
+  bool ones = true;  // valid dims before k are all 1
+  for (size_t k = 0; k + 1 < r; ++k) {
+    if (k > 0 && !ones && tile.valid[k] != tile.shape[k])
+      ex.Fail(fmt::format("tile_2d: valid box {} of the {} tile is not a run of whole rows",
+                          ShapeString(tile.valid), ShapeString(tile.shape)));
+    ones = ones && tile.valid[k] == 1;
+    rows *= tile.shape[k];
+    vrows *= tile.valid[k];
+  }
+  tile.shape = {rows, tile.shape.back()};
+  tile.valid = {vrows, tile.valid.back()};
+}
+
+// Un-merges the valid rows of a flattened 2-D tile over `ext`'s leading dims.
+static TileVal UnflattenTile(Exec& ex, const TileVal& tile, const std::vector<int64_t>& ext) {
+  TileVal out = tile;
+  int64_t n = 1;
+  for (int64_t e : ext) n *= e;
+  if (n != tile.NumElements() || ext.back() != tile.shape[1])
+    ex.Fail(fmt::format("tile {} does not map onto the region {}", ShapeString(tile.shape),
+                        ShapeString(ext)));
+  out.shape = ext;
+  out.valid = ext;
+  out.valid.back() = tile.valid[1];
+  int64_t vs = tile.valid[0];
+  for (size_t k = ext.size() - 1; k-- > 0;) {
+    if (k == 0 || vs < ext[k]) {
+      out.valid[k] = vs;
+      for (size_t j = 0; j < k; ++j) out.valid[j] = vs == 0 ? 0 : 1;
+      break;
+    }
+    if (vs % ext[k] != 0)
+      ex.Fail(fmt::format("valid rows {} of the 2-D tile are not whole rows of the region {}",
+                          tile.valid[0], ShapeString(ext)));
+    vs /= ext[k];
+  }
+  return out;
+}
+
+void StoreTile(Exec& ex, const TileVal& tile_in, const TensorVal& t, int device,
                const std::vector<int64_t>& off_in, std::vector<int64_t> ext, bool atomic,
                const char* role) {
+  TileVal unflat;
+  const TileVal* src = &tile_in;
+  if (tile_in.shape.size() == 2 && ext.size() > 2 && ext.size() == t.rank()) {
+    unflat = UnflattenTile(ex, tile_in, ext);
+    src = &unflat;
+  }
+  const TileVal& tile = *src;
   std::vector<int64_t> off = off_in;
   std::vector<int64_t> box = Widen(tile.valid, t.rank(), 1);
   std::vector<int64_t> tshape = Widen(tile.shape, t.rank(), 1);
@@ -94,7 +144,9 @@ Value Load(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
     for (size_t k = 0; k < shape.size() && k < t.rank(); ++k)
       valid[k] = std::max<int64_t>(0, std::min(shape[k], t.shape[k] - off[k]));
   }
-  return Value::Of(LoadTile(ex, t, ex.device(), off, shape, valid, "tensor"));
+  auto tile = LoadTile(ex, t, ex.device(), off, shape, valid, "tensor");
+  if (Exec::KwBool(c, "tile_2d", false)) FlattenTileTo2D(ex, *tile);
+  return Value::Of(tile);
 }
 
 Value Store(Exec& ex, const ir::Call& c, std::vector<Value>& a) {

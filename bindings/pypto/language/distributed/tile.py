@@ -8,11 +8,12 @@ from ._enums import AtomicType
 
 @dsl_op("pld.tile.remote_load")
 def remote_load(target, peer, offsets, shape, valid_shape=None, *,
-                allow_physical_tail_padding=False, target_memory=None):
+                allow_physical_tail_padding=False, target_memory=None, tile_2d=False):
     """Reads ``target[offsets...]`` of shape ``shape`` from rank ``peer`` into a local tile
     (TLOAD); ``valid_shape`` limits the valid region (ragged tails).
-    ``allow_physical_tail_padding`` (FP16 ring tails) and ``target_memory`` (set by
-    infer-tile-memory-space) appear in compiler output only."""
+    ``allow_physical_tail_padding`` (FP16 ring tails), ``target_memory`` (set by
+    infer-tile-memory-space) and ``tile_2d`` (set by flatten-tile-nd-to-2d: the tile of
+    an N-D window is its 2-D row-major form) appear in compiler output only."""
 
 
 @dsl_op("pld.tile.remote_store")

@@ -39,7 +39,8 @@
 //  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
 //    and a static target: TPUT push model (see LowerRingAllreduce).
 //  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
-//    recv_counts) with a static SIZE: MAX_RECV = target.shape[0] // nranks; per
+//    recv_counts) with a static SIZE: MAX_RECV = target.shape[0] // nranks (a
+//    dynamic row count such as NR * 4 is used as an expression); per
 //    dest, rows = clamp(send_counts[dest], 0, MAX_RECV) is published into
 //    recv_counts[my_rank, 0] of dest (notify Set) and exactly those rows are
 //    pushed (pld.tile.put of runtime extent [rows, SIZE] through a [1, SIZE]
@@ -574,15 +575,12 @@ class CompositeLowerer : public IRMutator {
                                       op));
       return nullptr;
     }
+    // A dynamic row count (e.g. [NR * 4, SIZE]) is used as the expression of
+    // the program's dynamic dims, which every rail binds at run time.
     auto cap = StaticInt(tt->shape[0]);
-    if (!cap) {
-      diag_.Warning(span, fmt::format("{}: 'target' has a dynamic row count, which is not lowered "
-                                      "yet; the call is kept",
-                                      op));
-      return nullptr;
-    }
+    const Expr* rows_expr = cap ? static_cast<const Expr*>(b_.Int(*cap)) : tt->shape[0];
     Comm c = Setup(target, sig);
-    const Var* max_recv = b_.Assign("max_recv", b_.FloorDiv(b_.Int(*cap), c.nranks_idx));
+    const Var* max_recv = b_.Assign("max_recv", b_.FloorDiv(rows_expr, c.nranks_idx));
     const Var* stage = StageTile("aav_stage", 1, *size, tt->dtype);
     size_t send_rank = util::TensorTypeOf(send)->rank();
     size_t recv_rank = util::TensorTypeOf(recv)->rank();

@@ -14,6 +14,8 @@
 # RUN: %python %S/Inputs/run_all_to_all_v.py %S/Inputs/aav_prog.txt %t.d/a32 --n 16 --mr 3 --seeds 1,2 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_all_to_all_v.py %S/Inputs/aav_prog.txt %t.d/a16 --n 40 --mr 2 --dtype FP16 --counts-rank 2 --seeds 3 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_all_to_all_v.py %S/Inputs/aav_prog.txt %t.d/adist --n 8 --mr 4 --extra 1 --input-kind dist | FileCheck %s --check-prefix=DIFF
+# A dynamic row count ([NR * MR, SIZE]) is used as an expression:
+# RUN: %python %S/Inputs/run_all_to_all_v.py %S/Inputs/aav_prog.txt %t.d/adyn --n 16 --mr 2 --dynamic-rows --seeds 1 | FileCheck %s --check-prefix=DIFF
 # DIFF-DAG: before P=1 parallel: OK
 # DIFF-DAG: after P=1 parallel: OK
 # DIFF-DAG: after P=2 parallel: OK

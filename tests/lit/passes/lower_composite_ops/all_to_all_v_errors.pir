@@ -1,6 +1,6 @@
 # lower-composite-ops: all_to_all_v inside a for/while loop is rejected (recv_counts
-# is published with Set: single-use protocol); a dynamic target row count is kept
-# with a warning.
+# is published with Set: single-use protocol); a dynamic row size is kept with a
+# warning.
 # RUN: pypto-opt %s --verify-each --roundtrip-each > /dev/null
 # RUN: not pypto-opt %s --passes=lower-composite-ops 2>&1 | FileCheck %s
 import pypto.language as pl
@@ -29,7 +29,7 @@ class AllToAllVErrors:
         return
 
     @pl.function(type=pl.FunctionType.InCore)
-    def dynamic_rows(self, x: pl.Tensor[[M, 16], pl.FP32], counts: pl.Tensor[[NR], pl.INT32], data: pl.InOut[pld.DistributedTensor[[M, 16], pl.FP32]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], rc: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
-        # CHECK: all_to_all_v_errors.pir:[[@LINE+1]]:9: warning: pld.tensor.all_to_all_v: 'target' has a dynamic row count, which is not lowered yet; the call is kept
+    def dynamic_size(self, x: pl.Tensor[[16, M], pl.FP32], counts: pl.Tensor[[NR], pl.INT32], data: pl.InOut[pld.DistributedTensor[[16, M], pl.FP32]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], rc: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        # CHECK: all_to_all_v_errors.pir:[[@LINE+1]]:9: warning: pld.tensor.all_to_all_v: 'target' has a dynamic row size, which is not lowered yet; the call is kept
         pld.tensor.all_to_all_v(x, data, sig, counts, rc)
         return

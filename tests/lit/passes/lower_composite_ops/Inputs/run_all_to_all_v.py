@@ -22,6 +22,7 @@ tolerated: recv_counts carries data and is compared exactly instead.
 
   run_all_to_all_v.py TEMPLATE OUTDIR --n N --mr MR [--extra E] [--dtype FP32]
                       [--counts-rank 1|2] [--input-kind tensor|dist]
+                      [--dynamic-rows (input/target typed [NR * MR, N]; needs --extra 0)]
                       [--ranks 1,2,3,4,8] [--passes P | --pipeline NAME] [--seeds 1,2]
 """
 import argparse
@@ -50,6 +51,7 @@ def main():
     ap.add_argument("--dtype", default="FP32")
     ap.add_argument("--counts-rank", type=int, default=1)
     ap.add_argument("--input-kind", default="tensor")
+    ap.add_argument("--dynamic-rows", action="store_true")
     ap.add_argument("--ranks", default="1,2,3,4,8")
     ap.add_argument("--passes", default="lower-composite-ops")
     ap.add_argument("--pipeline", default=None)
@@ -62,7 +64,8 @@ def main():
     schedules = [[]] + [["--schedule=random:" + s] for s in a.seeds.split(",") if s]
     for P in [int(p) for p in a.ranks.split(",")]:
         rows = P * a.mr + a.extra
-        text = template.replace("@ROWS@", str(rows)).replace("@P@", str(P)).replace("@N@", str(a.n)).replace("@DT@", a.dtype)
+        drows = "NR * %d" % a.mr if a.dynamic_rows else str(rows)
+        text = template.replace("@DROWS@", drows).replace("@ROWS@", str(rows)).replace("@P@", str(P)).replace("@N@", str(a.n)).replace("@DT@", a.dtype)
         text = text.replace("@CSHAPE@", "[NR]" if a.counts_rank == 1 else "[NR, 1]")
         text = text.replace("@XT@", "pl.Tensor" if a.input_kind == "tensor" else "pld.DistributedTensor")
         src = os.path.join(a.outdir, "prog%d.pir" % P)

@@ -107,6 +107,8 @@ class Lowerer {
 
   // stmts.cc
   const Stmt* LowerBlock(const std::vector<PyStmt*>& body, Span span);
+  bool SameValueType(const Type* old_type, const Type* new_type);
+  void CopyParamsAssignedWithin(const PyStmt* s, std::vector<const Stmt*>* out);
   void LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out);
 
   // Where the trailing `x = pl.yield_(...)` of a block puts its targets.
@@ -173,6 +175,7 @@ class Lowerer {
   const std::string* alloc_name_ = nullptr;  // LHS name offered to alloc_window_buffer
   YieldTargets* yield_ctx_ = nullptr;
   int loop_depth_ = 0;
+  int block_depth_ = 0;  // 1 = the function body, > 1 = inside an if/loop/with block
   int tmp_counter_ = 0;
   AstPool body_pool_;  // syntax trees of bodies being lowered (see LowerBody)
   std::unordered_map<std::string_view, const Type*> ann_types_;  // see AnnotationMatches

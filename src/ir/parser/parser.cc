@@ -256,6 +256,7 @@ void Lowerer::LowerBody(size_t idx) {
   bool saved_saw = saw_return_;
   YieldTargets* saved_yield = yield_ctx_;
   int saved_loops = loop_depth_;
+  int saved_blocks = block_depth_;
   const std::string* saved_alloc = alloc_name_;
   scope_.clear();
   poisoned_.clear();
@@ -263,6 +264,7 @@ void Lowerer::LowerBody(size_t idx) {
   saw_return_ = false;
   yield_ctx_ = nullptr;
   loop_depth_ = 0;
+  block_depth_ = 0;
   alloc_name_ = nullptr;
   cur_fn_ = fe.fn;
   fe.lowering = true;
@@ -292,6 +294,7 @@ void Lowerer::LowerBody(size_t idx) {
   saw_return_ = saved_saw;
   yield_ctx_ = saved_yield;
   loop_depth_ = saved_loops;
+  block_depth_ = saved_blocks;
   alloc_name_ = saved_alloc;
 }
 

@@ -36,7 +36,12 @@ bool TargetNames(const PyExpr* t, std::vector<const PyExpr*>* out) {
 
 const Stmt* Lowerer::LowerBlock(const std::vector<PyStmt*>& body, Span span) {
   std::vector<const Stmt*> out;
-  for (const PyStmt* s : body) LowerStmt(s, &out);
+  ++block_depth_;
+  for (const PyStmt* s : body) {
+    if (block_depth_ == 1) CopyParamsAssignedWithin(s, &out);
+    LowerStmt(s, &out);
+  }
+  --block_depth_;
   return ctx_.Make<SeqStmt>(std::move(out), span);
 }
 
@@ -265,16 +270,60 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
   // Pre-SSA re-assignment: the same name with the same type is the same Var.
   const Var* var = nullptr;
   auto it = scope_.find(name);
-  // Parameters are never re-bound: `out = pl.store(t, [0, 0], out)` makes a new Var.
+  // Parameters are never re-bound: `out = pl.store(t, [0, 0], out)` makes a new
+  // Var (inside a block the name already names a copy: CopyParamsAssignedWithin).
   bool is_param = it != scope_.end() &&
                   std::find(cur_fn_->params.begin(), cur_fn_->params.end(), it->second) !=
                       cur_fn_->params.end();
   if (it != scope_.end() && Isa<Var>(it->second) && !is_param && !poisoned_.count(it->second) &&
-      TypeEq(it->second->type, t))
+      SameValueType(it->second->type, t))
     var = it->second;
   if (!var) var = ctx_.NewVar(name, t, name_span);
   out->push_back(ctx_.Make<AssignStmt>(var, value, s));
   Bind(name, var);
+}
+
+// Names assigned anywhere inside `s`'s nested blocks, in source order.
+static void NestedAssignTargets(const PyStmt* s, bool nested, std::vector<const PyExpr*>* out) {
+  if (nested && (s->kind == SK::kAssign || s->kind == SK::kAugAssign)) TargetNames(s->target, out);
+  for (const PyStmt* c : s->body) NestedAssignTargets(c, true, out);
+  for (const PyStmt* c : s->orelse) NestedAssignTargets(c, true, out);
+}
+
+// Python lets a block re-assign a parameter and use the new value after the
+// block (`for i ...: out = pl.store(t, [i, 0], out)` then `return out`). Our
+// IR never re-binds a parameter, so before a top-level statement whose blocks
+// assign one, the parameter is copied into a fresh Var (`out_1 = out`) that
+// the name then denotes; the blocks re-assign the copy and convert-to-ssa
+// carries it through loops and branches like any other variable.
+void Lowerer::CopyParamsAssignedWithin(const PyStmt* s, std::vector<const Stmt*>* out) {
+  if (s->kind != SK::kIf && s->kind != SK::kFor && s->kind != SK::kWhile && s->kind != SK::kWith)
+    return;
+  std::vector<const PyExpr*> targets;
+  NestedAssignTargets(s, false, &targets);
+  for (const PyExpr* t : targets) {
+    auto it = scope_.find(t->str);
+    if (it == scope_.end() || !Isa<Var>(it->second) || poisoned_.count(it->second)) continue;
+    const Var* param = it->second;
+    if (std::find(cur_fn_->params.begin(), cur_fn_->params.end(), param) == cur_fn_->params.end())
+      continue;
+    const Var* copy = ctx_.NewVar(t->str, param->type, t->span);
+    out->push_back(ctx_.Make<AssignStmt>(copy, param, t->span));
+    Bind(t->str, copy);
+  }
+}
+
+// Whether a re-assigned name keeps its Var: the same type, where a tile's
+// memory space may be unset on one side (`acc = pl.load(...)` is retargetable
+// until infer-tile-memory-space; `acc = pl.add(acc, t)` is Vec).
+bool Lowerer::SameValueType(const Type* old_type, const Type* new_type) {
+  if (TypeEq(old_type, new_type)) return true;
+  const auto* a = As<TileType>(old_type);
+  const auto* b = As<TileType>(new_type);
+  if (!a || !b || a->dtype != b->dtype) return false;
+  if (a->memory_space && b->memory_space && *a->memory_space != *b->memory_space) return false;
+  return TypeEq(ctx_.Make<TileType>(a->shape, a->dtype, std::nullopt, a->view),
+                ctx_.Make<TileType>(b->shape, b->dtype, std::nullopt, b->view));
 }
 
 void Lowerer::LowerYield(const PyStmt* s, const PyExpr* call, std::vector<const Stmt*>* out) {

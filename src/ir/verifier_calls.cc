@@ -155,6 +155,11 @@ void Verifier::CheckFunctionCall(const Call* c) {
       const Var* p = callee.params[i];
       const Expr* a = c->args[i];
       if (!p || !a) continue;
+      // Integer scalars convert implicitly at a call (a host `pld.world_size()`,
+      // INT64, may feed a `pl.Scalar[pl.INT32]` parameter), as in Python.
+      const auto* as = As<ScalarType>(a->type);
+      const auto* ps = As<ScalarType>(p->type);
+      if (as && ps && IsInteger(as->dtype) && IsInteger(ps->dtype)) continue;
       if (!TypesCompatible(a->type, p->type))
         Error(c->span, fmt::format("{}: argument {} has type {} but parameter '{}' is {}", name,
                                    i, TypeSpelling(a->type), p->name_hint,

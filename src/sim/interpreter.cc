@@ -315,7 +315,15 @@ Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> 
                                f.params.size()));
   Frame fr;
   fr.fn = &f;
-  for (size_t i = 0; i < args.size(); ++i) fr.env[f.params[i]] = std::move(args[i]);
+  for (size_t i = 0; i < args.size(); ++i) {
+    // An integer scalar passed to an integer parameter of another width
+    // converts (wraps) to the parameter's dtype, as the verifier allows.
+    const auto* ps = ir::As<ir::ScalarType>(f.params[i]->type);
+    if (ps && args[i].IsScalar() && IsInteger(args[i].dtype) && IsInteger(ps->dtype) &&
+        args[i].dtype != ps->dtype)
+      args[i] = CastScalar(args[i], ps->dtype);
+    fr.env[f.params[i]] = std::move(args[i]);
+  }
   Frame* saved = ex.frame;
   ex.frame = &fr;
   if (f.body) ExecStmt(ex, f.body);

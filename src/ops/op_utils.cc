@@ -1,6 +1,7 @@
 // Shared deducer helpers (see include/pypto/ir/op_utils.h for the policy on
 // symbolic shapes and the exact diagnostic wording).
 #include "pypto/ir/op_utils.h"
+#include "pypto/ir/printer.h"
 
 #include <fmt/format.h>
 
@@ -107,7 +108,7 @@ static std::string DimStrImpl(const Expr* e, bool nested) {
   }
   if (const auto* c = As<ConstBool>(e)) return c->value ? "True" : "False";
   if (const auto* f = As<ConstFloat>(e)) return fmt::format("{}", f->value);
-  return fmt::format("<{}>", NodeKindName(e->kind));
+  return PrintExpr(e);  // e.g. a host window's `pld.system.world_size()` dim
 }
 
 std::string DimStr(const Expr* e) { return DimStrImpl(e, false); }

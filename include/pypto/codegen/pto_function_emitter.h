@@ -215,7 +215,6 @@ class PtoFunctionEmitter {
   std::vector<std::unique_ptr<PtoTensor>> tensors_;
   std::unordered_map<const ir::Var*, PtoBinding> bindings_;
   std::vector<std::unique_ptr<PtoBinding>> anon_tiles_;  // tiles with no IR variable
-  std::map<int, int64_t> next_addr_;  // per memory space: next free byte
   // Tile addresses (bump, or reuse when the bump layout overflows UB); built by
   // the first AllocTile.
   std::shared_ptr<UbAllocator> ub_;

@@ -15,7 +15,8 @@
 //    result (element-wise work). Anything else inside a halved region — a tile
 //    op whose result is not the halved shape, odd or dynamic split extents, a
 //    tile defined outside the region, tile.load / tile.store of a tensor that is
-//    not 2-D or with a partial valid_shape, tile-typed loop / if carries,
+//    not 2-D or with a partial valid_shape, tile-typed while / if carries (a for
+//    loop may carry halved tiles),
 //    function calls, pld.tile.* transfers — is reported as not supported;
 //  * calls of SHARED ops declared NoDuplicate (pld.system.notify) inside a
 //    region get attr core_placement="aiv", so a later AIC/AIV split keeps them
@@ -80,10 +81,47 @@ class Halver : public IRMutator {
     if (!v) return s;
     return v == s->expr ? s : ctx_.Make<EvalStmt>(v, s->span);
   }
+  // A for loop carrying tiles: each tile iter arg must start from a halved tile
+  // of the region; it (and its return var) takes the halved type.
   const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    for (const IterArg* ia : s->iter_args)
-      if (TileOf(ia)) return Unsupported(s->span, "a loop carrying a tile (iter_arg '" + ia->name_hint + "')"), s;
-    return IRMutator::Mutate_ForStmt(s);
+    bool carries_tile = false;
+    for (const IterArg* ia : s->iter_args) carries_tile |= TileOf(ia) != nullptr;
+    if (!carries_tile || failed) return IRMutator::Mutate_ForStmt(s);
+    const Expr* start = MutateExpr(s->start);
+    const Expr* stop = MutateExpr(s->stop);
+    const Expr* step = MutateExpr(s->step);
+    const Var* lv = MutateVarDef(s->loop_var);
+    std::vector<const IterArg*> ias;
+    for (const IterArg* ia : s->iter_args) {
+      const Expr* init = MutateExpr(ia->init);
+      if (TileOf(ia) && init == ia->init) {
+        Unsupported(s->span, "a loop carrying tile '" + ia->name_hint + "' whose initial value "
+                             "is not computed in the region");
+        return s;
+      }
+      const IterArg* n = ctx_.NewIterArg(ia->name_hint, TileOf(ia) ? init->type : ia->type, init,
+                                         ia->span);
+      Substitute(ia, n);
+      ias.push_back(n);
+    }
+    const Stmt* body = MutateStmt(s->body);
+    if (failed) return s;
+    const YieldStmt* y = util::TrailingYield(body);
+    std::vector<const Var*> rv;
+    for (size_t k = 0; k < s->return_vars.size(); ++k) {
+      const Var* v = s->return_vars[k];
+      const Type* t = k < ias.size() ? ias[k]->type : v->type;
+      if (TileOf(v) && (!y || k >= y->values.size() || y->values[k]->type != t)) {
+        Unsupported(s->span, "a loop whose yielded tile '" + v->name_hint + "' is not the "
+                             "halved carried tile");
+        return s;
+      }
+      const Var* nv = t == v->type ? v : ctx_.Make<Var>(v->name_hint, t, ctx_.NextVarId(), v->span);
+      if (nv != v) Substitute(v, nv);
+      rv.push_back(nv);
+    }
+    return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ias), body, std::move(rv),
+                              s->for_kind, s->attrs, s->span);
   }
   const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
     for (const IterArg* ia : s->iter_args)

@@ -1,6 +1,6 @@
 # lower-auto-vector-split: what the region path cannot halve is reported (never
 # skipped): odd split extents, tiles from outside the region, tensor-level
-# transfers, tile-carrying loops; a function-level split together with regions.
+# transfers, tile-yielding ifs; a function-level split together with regions.
 # RUN: pypto-opt %s --verify-each --roundtrip-each > /dev/null
 # RUN: not pypto-opt %s --passes=lower-auto-vector-split 2>&1 | FileCheck %s
 import pypto.language as pl
@@ -36,14 +36,16 @@ class SplitErrors:
         return
 
     @pl.function(type=pl.FunctionType.InCore)
-    def carried(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    def branchy(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]], k: pl.Scalar[pl.INDEX]):
         for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
             t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
-            # CHECK: split_errors.pir:[[@LINE+1]]:13: error: lower-auto-vector-split: a loop carrying a tile (iter_arg 'acc') inside a pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN) region is not supported; only full-width element-wise tile work (tile.load / tile.store of 2-D tensors, tile.create, element-wise tile ops) can be halved
-            for i, (acc,) in pl.range(0, 2, 1, init_values=(t,)):
-                nxt: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, t)
-                acc_out: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(nxt)
-            pl.tile.store(acc_out, [0, 0], out)
+            # CHECK: split_errors.pir:[[@LINE+1]]:13: error: lower-auto-vector-split: an if yielding a tile ('v') inside a pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN) region is not supported; only full-width element-wise tile work (tile.load / tile.store of 2-D tensors, tile.create, element-wise tile ops) can be halved
+            if k > 0:
+                u: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+                v: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(u)
+            else:
+                v: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(t)
+            pl.tile.store(v, [0, 0], out)
         return
 
     @pl.function(type=pl.FunctionType.InCore, split=pl.SplitMode.UP_DOWN)

@@ -11,9 +11,6 @@ int32_t SourceManager::AddFile(std::string name, std::string text) {
   auto f = std::make_unique<File>();
   f->name = std::move(name);
   f->text = std::move(text);
-  f->line_starts.push_back(0);
-  for (size_t i = 0; i < f->text.size(); ++i)
-    if (f->text[i] == '\n') f->line_starts.push_back(i + 1);
   files_.push_back(std::move(f));
   return static_cast<int32_t>(files_.size() - 1);
 }
@@ -31,6 +28,11 @@ const std::string& SourceManager::FileText(int32_t id) const {
 std::string_view SourceManager::Line(int32_t id, int32_t line) const {
   if (id < 0 || static_cast<size_t>(id) >= files_.size()) return {};
   const File& f = *files_[id];
+  std::call_once(f.lines_once, [&f] {
+    f.line_starts.push_back(0);
+    for (size_t i = 0; i < f.text.size(); ++i)
+      if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
+  });
   if (line < 1 || static_cast<size_t>(line) > f.line_starts.size()) return {};
   size_t b = f.line_starts[line - 1];
   size_t e = f.text.find('\n', b);

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -629,13 +630,13 @@ size_t CountStmts(const Stmt* s) {
 
 }  // namespace
 
-std::string PrintProgram(const Program& p) {
-  Printer pr;
-  // Reserved generously up front: pages never written cost no memory, while
-  // growing a large string copies it and briefly holds both copies.
-  size_t stmts = 0;
-  for (const Function* f : p.functions) stmts += 2 + CountStmts(f->body);
-  pr.out.reserve(4096 + stmts * 160);
+namespace {
+
+// The one program printer behind PrintProgram and PrintProgramTo: writes into
+// pr.out and calls `flush` after the header and after each function (flush may
+// hand pr.out to a sink and clear it, or do nothing to accumulate).
+template <class Flush>
+void PrintProgramInto(const Program& p, Printer& pr, Flush&& flush) {
   pr.out += "# pypto.program: " + p.name + "\n";
   pr.out += "import pypto.language as pl\nimport pypto.language.distributed as pld\n";
   if (!p.dynamic_dims.empty()) pr.out += "\n";
@@ -646,11 +647,39 @@ std::string PrintProgram(const Program& p) {
   }
   pr.out += "\n\n@pl.program\nclass " + p.name + ":\n";
   if (p.functions.empty()) pr.out += "    pass\n";
+  flush();
   for (size_t i = 0; i < p.functions.size(); ++i) {
     if (i) pr.out += "\n";
     pr.PrintFunction(*p.functions[i], 1);
+    flush();
   }
+}
+
+}  // namespace
+
+std::string PrintProgram(const Program& p) {
+  Printer pr;
+  // Reserved generously up front: pages never written cost no memory, while
+  // growing a large string copies it and briefly holds both copies.
+  size_t stmts = 0;
+  for (const Function* f : p.functions) stmts += 2 + CountStmts(f->body);
+  pr.out.reserve(4096 + stmts * 160);
+  PrintProgramInto(p, pr, [] {});
   return std::move(pr.out);
+}
+
+void PrintProgramTo(const Program& p, const std::function<void(std::string_view)>& sink) {
+  Printer pr;
+  PrintProgramInto(p, pr, [&] {
+    if (!pr.out.empty()) sink(pr.out);
+    pr.out.clear();  // keeps the capacity: one function's text is reused
+  });
+}
+
+void PrintProgramTo(const Program& p, std::ostream& os) {
+  PrintProgramTo(p, [&os](std::string_view piece) {
+    os.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  });
 }
 
 std::string PrintFunction(const Function& f) {

@@ -147,7 +147,8 @@ int Main(int argc, char** argv) {
     std::cerr << diag.Render();
     return 1;
   };
-  const ir::Program* prog = ir::ParseProgram(ctx, text, display, diag);
+  // The text is handed over to ctx.sources() (not copied): held once.
+  const ir::Program* prog = ir::ParseProgramOwned(ctx, std::move(text), display, diag);
   if (!prog || diag.HasErrors()) return fail();
   if (!ir::VerifyProgram(ctx, *prog, diag) || diag.HasErrors()) return fail();
 
@@ -164,13 +165,13 @@ int Main(int argc, char** argv) {
   if (!diag.diagnostics().empty()) std::cerr << diag.Render();
 
   if (emit == "ir") {
-    std::string printed = ir::PrintProgram(*prog);
+    // Streamed function by function: the whole text is never one string.
     if (out.empty()) {
-      std::cout << printed;
+      ir::PrintProgramTo(*prog, std::cout);
     } else {
       std::ofstream o(out, std::ios::binary);
       if (!o) return Usage("cannot write output file '" + out + "'");
-      o << printed;
+      ir::PrintProgramTo(*prog, o);
     }
     return 0;
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,8 @@ namespace pypto {
 // Owns the text of every source file seen in a session so spans can be rendered.
 class SourceManager {
  public:
+  // `text` is taken by value: pass std::move(text) to hand a large input over
+  // without copying it (ir::ParseProgramOwned does).
   int32_t AddFile(std::string name, std::string text);
   const std::string& FileName(int32_t id) const;
   const std::string& FileText(int32_t id) const;
@@ -26,7 +29,10 @@ class SourceManager {
   struct File {
     std::string name;
     std::string text;
-    std::vector<size_t> line_starts;
+    // Offsets of line starts, built on the first Line() call: only diagnostics
+    // need them, and a large input that parses cleanly never pays for them.
+    mutable std::once_flag lines_once;
+    mutable std::vector<size_t> line_starts;
   };
   std::vector<std::unique_ptr<File>> files_;
 };

@@ -30,4 +30,11 @@ struct ParseOptions {
 const Program* ParseProgram(Context& ctx, std::string_view text, const std::string& filename,
                             DiagnosticEngine& diag, const ParseOptions& opts = {});
 
+// The same, but the caller hands its text over: it is moved into ctx.sources()
+// instead of copied, so a large input is held once, not twice. (A distinct name,
+// not an overload, so string literals keep resolving to the string_view form.)
+// Diagnostics render the same source lines as ParseProgram's.
+const Program* ParseProgramOwned(Context& ctx, std::string&& text, const std::string& filename,
+                                 DiagnosticEngine& diag, const ParseOptions& opts = {});
+
 }  // namespace pypto::ir

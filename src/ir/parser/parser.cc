@@ -315,13 +315,11 @@ const Var* Lowerer::Poison(const std::string& name, Span s) {
 
 }  // namespace parser
 
-const Program* ParseProgram(Context& ctx, std::string_view text, const std::string& filename,
-                            DiagnosticEngine& diag, const ParseOptions& opts) {
-  // Leading blank lines shift every position by line_offset and keep the
-  // rendered source lines right.
-  std::string stored(static_cast<size_t>(std::max(0, opts.line_offset)), '\n');
-  stored.append(text);
-  int32_t file = ctx.sources().AddFile(filename, std::move(stored));
+namespace {
+
+// Parses the file already registered as `file` in ctx.sources().
+const Program* ParseRegistered(Context& ctx, int32_t file, const std::string& filename,
+                               DiagnosticEngine& diag, const ParseOptions& opts) {
   if (!diag.sources()) diag.set_sources(&ctx.sources());
   int errors_before = diag.ErrorCount();
   parser::AstPool pool;
@@ -344,6 +342,26 @@ const Program* ParseProgram(Context& ctx, std::string_view text, const std::stri
   parser::Lowerer lw(ctx, diag, opts, file);
   const Program* p = lw.Run(module, clean, pool);
   return diag.ErrorCount() > errors_before ? nullptr : p;
+}
+
+}  // namespace
+
+const Program* ParseProgram(Context& ctx, std::string_view text, const std::string& filename,
+                            DiagnosticEngine& diag, const ParseOptions& opts) {
+  // Leading blank lines shift every position by line_offset and keep the
+  // rendered source lines right.
+  std::string stored(static_cast<size_t>(std::max(0, opts.line_offset)), '\n');
+  stored.append(text);
+  int32_t file = ctx.sources().AddFile(filename, std::move(stored));
+  return ParseRegistered(ctx, file, filename, diag, opts);
+}
+
+const Program* ParseProgramOwned(Context& ctx, std::string&& text, const std::string& filename,
+                                 DiagnosticEngine& diag, const ParseOptions& opts) {
+  // Same leading blank lines as ParseProgram (rare; the insert may reallocate).
+  if (opts.line_offset > 0) text.insert(size_t{0}, static_cast<size_t>(opts.line_offset), '\n');
+  int32_t file = ctx.sources().AddFile(filename, std::move(text));
+  return ParseRegistered(ctx, file, filename, diag, opts);
 }
 
 }  // namespace pypto::ir

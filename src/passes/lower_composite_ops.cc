@@ -76,9 +76,9 @@ AttrList EnumKw(std::string name, EnumKind k, int v) {
   return AttrList{NamedAttr{std::move(name), Attr::Enum(k, v)}};
 }
 
-class CompositeLowerer : public IRMutator {
+class CompositeLowerer : public util::LoopDepthMutator {
  public:
-  CompositeLowerer(Context& ctx, DiagnosticEngine& diag) : IRMutator(ctx), b_(ctx), diag_(diag) {}
+  CompositeLowerer(Context& ctx, DiagnosticEngine& diag) : LoopDepthMutator(ctx), b_(ctx), diag_(diag) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     if (auto* c = As<Call>(s->value))
@@ -89,18 +89,6 @@ class CompositeLowerer : public IRMutator {
     if (auto* c = As<Call>(s->expr))
       if (const Stmt* r = Lower(*c, nullptr, s->span)) return r;
     return IRMutator::Mutate_EvalStmt(s);
-  }
-  const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_ForStmt(s);
-    --loop_depth_;
-    return r;
-  }
-  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_WhileStmt(s);
-    --loop_depth_;
-    return r;
   }
 
   int lowered = 0;
@@ -608,7 +596,6 @@ class CompositeLowerer : public IRMutator {
 
   IRBuilder b_;
   DiagnosticEngine& diag_;
-  int loop_depth_ = 0;
 };
 
 class LowerCompositeOpsPass : public Pass {

@@ -58,9 +58,9 @@ std::string Shape(const TensorType* t) {
   return s + "]";
 }
 
-class HostCollectiveLowerer : public IRMutator {
+class HostCollectiveLowerer : public util::LoopDepthMutator {
  public:
-  HostCollectiveLowerer(Context& ctx, DiagnosticEngine& diag) : IRMutator(ctx), diag_(diag), b_(ctx) {}
+  HostCollectiveLowerer(Context& ctx, DiagnosticEngine& diag) : LoopDepthMutator(ctx), diag_(diag), b_(ctx) {}
 
   const Stmt* Mutate_CommDomainScopeStmt(const CommDomainScopeStmt* s) override {
     scopes_.push_back(s);
@@ -108,18 +108,6 @@ class HostCollectiveLowerer : public IRMutator {
     return util::Seq(ctx_, std::move(out), s->span);
   }
 
-  const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_ForStmt(s);
-    --loop_depth_;
-    return r;
-  }
-  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_WhileStmt(s);
-    --loop_depth_;
-    return r;
-  }
 
   // Reached only for collectives that are not a statement's whole value.
   const Expr* Mutate_Call(const Call* c) override {
@@ -365,7 +353,6 @@ class HostCollectiveLowerer : public IRMutator {
   DiagnosticEngine& diag_;
   IRBuilder b_;
   std::vector<const CommDomainScopeStmt*> scopes_;
-  int loop_depth_ = 0;
 };
 
 class LowerHostTensorCollectivesPass : public Pass {

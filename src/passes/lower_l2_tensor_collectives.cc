@@ -58,11 +58,11 @@ bool IsChipOrchestration(const Function& f) {
   return f.func_type == FunctionType::kOrchestration && f.level != Level::kHost;
 }
 
-class L2Lowerer : public IRMutator {
+class L2Lowerer : public util::LoopDepthMutator {
  public:
   L2Lowerer(Context& ctx, const Program& prog, const Function& parent,
             std::set<std::string>& names, DiagnosticEngine& diag)
-      : IRMutator(ctx), prog_(prog), parent_(parent), names_(names), diag_(diag) {}
+      : LoopDepthMutator(ctx), prog_(prog), parent_(parent), names_(names), diag_(diag) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     if (auto* c = As<Call>(s->value))
@@ -73,18 +73,6 @@ class L2Lowerer : public IRMutator {
     if (auto* c = As<Call>(s->expr))
       if (const Stmt* r = Lower(*c, nullptr, s->span)) return r;
     return IRMutator::Mutate_EvalStmt(s);
-  }
-  const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_ForStmt(s);
-    --loop_depth_;
-    return r;
-  }
-  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_WhileStmt(s);
-    --loop_depth_;
-    return r;
   }
 
   std::vector<const Function*> kernels;  // synthesized, in call order
@@ -176,7 +164,6 @@ class L2Lowerer : public IRMutator {
   const Function& parent_;
   std::set<std::string>& names_;
   DiagnosticEngine& diag_;
-  int loop_depth_ = 0;
 };
 
 class LowerL2TensorCollectivesPass : public Pass {

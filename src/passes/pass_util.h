@@ -10,6 +10,7 @@
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/mutator.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/visitor.h"
 
@@ -62,5 +63,27 @@ bool HasSideEffects(const ir::Call& c);
 inline const ir::TensorType* TensorTypeOf(const ir::Expr* e) {
   return e ? ir::AsTensorTypeLike(e->type) : nullptr;
 }
+
+// An IRMutator that counts the for/while loops enclosing the statement being
+// rewritten (collectives whose state is single-use are rejected inside loops).
+class LoopDepthMutator : public ir::IRMutator {
+ public:
+  using ir::IRMutator::IRMutator;
+  const ir::Stmt* Mutate_ForStmt(const ir::ForStmt* s) override {
+    ++loop_depth_;
+    const ir::Stmt* r = ir::IRMutator::Mutate_ForStmt(s);
+    --loop_depth_;
+    return r;
+  }
+  const ir::Stmt* Mutate_WhileStmt(const ir::WhileStmt* s) override {
+    ++loop_depth_;
+    const ir::Stmt* r = ir::IRMutator::Mutate_WhileStmt(s);
+    --loop_depth_;
+    return r;
+  }
+
+ protected:
+  int loop_depth_ = 0;
+};
 
 }  // namespace pypto::passes::util

@@ -55,11 +55,11 @@ std::unordered_set<std::string> UsedNames(const Program& p) {
   return names;
 }
 
-class SignalSynthesizer : public IRMutator {
+class SignalSynthesizer : public util::LoopDepthMutator {
  public:
   SignalSynthesizer(Context& ctx, std::unordered_set<std::string>* used, int64_t* next,
                     DiagnosticEngine& diag)
-      : IRMutator(ctx), used_(used), next_(next), diag_(diag), b_(ctx) {}
+      : LoopDepthMutator(ctx), used_(used), next_(next), diag_(diag), b_(ctx) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     const auto* c = As<Call>(s->value);
@@ -104,18 +104,6 @@ class SignalSynthesizer : public IRMutator {
     return util::Seq(ctx_, std::move(out), s->span);
   }
 
-  const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_ForStmt(s);
-    --loop_depth_;
-    return r;
-  }
-  const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
-    ++loop_depth_;
-    const Stmt* r = IRMutator::Mutate_WhileStmt(s);
-    --loop_depth_;
-    return r;
-  }
 
   // Reached only for allreduce calls that are not a statement's whole value.
   const Expr* Mutate_Call(const Call* c) override {
@@ -195,7 +183,6 @@ class SignalSynthesizer : public IRMutator {
   int64_t* next_;
   DiagnosticEngine& diag_;
   IRBuilder b_;
-  int loop_depth_ = 0;
 };
 
 class SynthesizeAllReduceSignalsPass : public Pass {

@@ -151,25 +151,9 @@ class FenceInserter : public IRMutator {
 class InsertCommFencePass : public Pass {
  public:
   const Program* Run(Context& ctx, const Program& prog, DiagnosticEngine&) override {
-    std::vector<const Function*> out;
-    bool changed = false;
-    for (const Function* f : prog.functions) {
-      if (!f->IsKernel()) {
-        out.push_back(f);
-        continue;
-      }
-      FenceInserter fi(ctx);
-      const Stmt* body = fi.MutateStmt(f->body);
-      if (body == f->body) {
-        out.push_back(f);
-        continue;
-      }
-      changed = true;
-      Function* nf = util::CloneFunction(ctx, *f);
-      nf->body = body;
-      out.push_back(nf);
-    }
-    return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+    return util::RewriteBodies(
+        ctx, prog, [](const Function& f) { return f.IsKernel(); },
+        [&](const Function& f) { return FenceInserter(ctx).MutateStmt(f.body); });
   }
 };
 

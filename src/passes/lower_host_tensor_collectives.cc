@@ -359,26 +359,10 @@ class LowerHostTensorCollectivesPass : public Pass {
  public:
   const Program* Run(Context& ctx, const Program& prog, DiagnosticEngine& diag) override {
     int errors = diag.ErrorCount();
-    std::vector<const Function*> out;
-    bool changed = false;
-    for (const Function* f : prog.functions) {
-      if (!host::IsHostOrch(*f)) {
-        out.push_back(f);
-        continue;
-      }
-      HostCollectiveLowerer lw(ctx, diag);
-      const Stmt* body = lw.MutateStmt(f->body);
-      if (body == f->body) {
-        out.push_back(f);
-        continue;
-      }
-      Function* nf = util::CloneFunction(ctx, *f);
-      nf->body = body;
-      out.push_back(nf);
-      changed = true;
-    }
-    if (diag.ErrorCount() > errors) return nullptr;
-    return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+    const Program* result = util::RewriteBodies(
+        ctx, prog, host::IsHostOrch,
+        [&](const Function& f) { return HostCollectiveLowerer(ctx, diag).MutateStmt(f.body); });
+    return diag.ErrorCount() > errors ? nullptr : result;
   }
 };
 

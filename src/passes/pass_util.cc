@@ -20,6 +20,25 @@ const Program* WithFunctions(Context& ctx, const Program& p, std::vector<const F
   return n;
 }
 
+const Program* RewriteBodies(Context& ctx, const Program& p,
+                             const std::function<bool(const Function&)>& pick,
+                             const std::function<const Stmt*(const Function&)>& rewrite) {
+  std::vector<const Function*> out;
+  bool changed = false;
+  for (const Function* f : p.functions) {
+    const Stmt* body = pick(*f) ? rewrite(*f) : f->body;
+    if (body == f->body) {
+      out.push_back(f);
+      continue;
+    }
+    Function* nf = CloneFunction(ctx, *f);
+    nf->body = body;
+    out.push_back(nf);
+    changed = true;
+  }
+  return changed ? WithFunctions(ctx, p, std::move(out)) : &p;
+}
+
 std::vector<const Stmt*> StmtList(const Stmt* s) {
   if (!s) return {};
   if (auto* seq = As<SeqStmt>(s)) return seq->stmts;

@@ -3,6 +3,7 @@
 // access analysis from the op registry's declared effects.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -21,6 +22,12 @@ ir::Function* CloneFunction(ir::Context& ctx, const ir::Function& f);
 // A program with `functions` in place of p's (same name, dims, span).
 const ir::Program* WithFunctions(ir::Context& ctx, const ir::Program& p,
                                  std::vector<const ir::Function*> functions);
+// `p` with the body of every function `pick` selects replaced by `rewrite(f)`;
+// functions whose body comes back unchanged are kept, and `p` itself is
+// returned when none changed.
+const ir::Program* RewriteBodies(ir::Context& ctx, const ir::Program& p,
+                                 const std::function<bool(const ir::Function&)>& pick,
+                                 const std::function<const ir::Stmt*(const ir::Function&)>& rewrite);
 // Statements of a body (a SeqStmt's list, or the single statement).
 std::vector<const ir::Stmt*> StmtList(const ir::Stmt* s);
 const ir::SeqStmt* Seq(ir::Context& ctx, std::vector<const ir::Stmt*> stmts, Span span = {});

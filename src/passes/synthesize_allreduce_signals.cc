@@ -191,26 +191,11 @@ class SynthesizeAllReduceSignalsPass : public Pass {
     std::unordered_set<std::string> used = UsedNames(prog);
     int64_t next = 0;
     int errors = diag.ErrorCount();
-    std::vector<const Function*> out;
-    bool changed = false;
-    for (const Function* f : prog.functions) {
-      if (!host::IsHostOrch(*f)) {
-        out.push_back(f);
-        continue;
-      }
-      SignalSynthesizer s(ctx, &used, &next, diag);
-      const Stmt* body = s.MutateStmt(f->body);
-      if (body == f->body) {
-        out.push_back(f);
-        continue;
-      }
-      Function* nf = util::CloneFunction(ctx, *f);
-      nf->body = body;
-      out.push_back(nf);
-      changed = true;
-    }
-    if (diag.ErrorCount() > errors) return nullptr;
-    return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+    const Program* result = util::RewriteBodies(
+        ctx, prog, host::IsHostOrch, [&](const Function& f) {
+          return SignalSynthesizer(ctx, &used, &next, diag).MutateStmt(f.body);
+        });
+    return diag.ErrorCount() > errors ? nullptr : result;
   }
 };
 

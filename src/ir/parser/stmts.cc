@@ -107,6 +107,23 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
       }
       if (!ok) return;
       FuncEntry& fe = funcs_[func_index_[cur_fn_->name]];
+      // `return self.f(...)` of a multi-result call passes every result on:
+      // bound to a tuple Var, then returned element by element.
+      if (vals.size() == 1 && s->value->kind != EK::kTuple) {
+        auto* tt = As<TupleType>(vals[0]->type);
+        if (tt && (!fe.returns_declared || cur_fn_->return_types.size() == tt->types.size())) {
+          const Var* tmp = ctx_.NewVar("ret_tuple", tt, s->span);
+          out->push_back(ctx_.Make<AssignStmt>(tmp, vals[0], s->span));
+          vals.clear();
+          for (size_t i = 0; i < tt->types.size(); ++i) {
+            const Var* item = ctx_.NewVar(fmt::format("ret{}", i), tt->types[i], s->span);
+            out->push_back(ctx_.Make<AssignStmt>(
+                item, ctx_.Make<TupleGetItem>(tmp, static_cast<int64_t>(i), tt->types[i], s->span),
+                s->span));
+            vals.push_back(item);
+          }
+        }
+      }
       if (fe.returns_declared && vals.size() != cur_fn_->return_types.size()) {
         Error(s->span, fmt::format("function '{}' declares {} return value{} but this return "
                                    "gives {}",

@@ -299,3 +299,68 @@ def test_factories_bind_compile_time_rank_counts():
     assert "signal: pl.InOut[pld.DistributedTensor[[6, 4], pl.INT32]]" in ir.python_print(k4.program)
     assert "signal: pl.InOut[pld.DistributedTensor[[4, 3], pl.INT32]]" in \
         ir.python_print(_make_ring_program(3))
+
+
+def _make_add_step(*, m0, n):
+    # A kernel factory, as upstream's STs write them: the closure's m0/n size it.
+    @pl.function(type=pl.FunctionType.InCore)
+    def add_step(self, a: pl.Tensor[[m0, n], pl.FP32], out: pl.Out[pl.Tensor[[m0, n], pl.FP32]]) -> pl.Tensor[[m0, n], pl.FP32]:  # noqa: E501
+        t = pl.load(a, [0, 0], [m0, n])
+        t = pl.add(t, t)
+        return pl.store(t, [0, 0], out)
+    return add_step
+
+
+def _make_bad_step(*, n):
+    @pl.function(type=pl.FunctionType.InCore)
+    def bad_step(self, a: pl.Tensor[[1, n], pl.FP32]):
+        pld.system.wait(a, [0, 0])  # MARK-factory-wait-arity
+    return bad_step
+
+
+def test_class_attribute_kernel_from_a_factory_becomes_a_method():
+    import numpy as np
+    import pypto.sim
+    m0, n = 2, 8
+
+    @pl.program
+    class AttrKernel:
+        doubled = _make_add_step(m0=m0, n=n)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def chip(self, a: pl.Tensor[[m0, n], pl.FP32], out: pl.Out[pl.Tensor[[m0, n], pl.FP32]]) -> pl.Tensor[[m0, n], pl.FP32]:  # noqa: E501
+            return self.doubled(a, out)
+
+    names = [f["name"] for f in AttrKernel.functions]
+    assert names == ["doubled", "chip"]  # renamed to the attribute, in class order
+    text = ir.python_print(AttrKernel)
+    assert "def doubled(self, a: pl.Tensor[[2, 8], pl.FP32]" in text
+    a = np.arange(16, dtype=np.float32).reshape(1, 2, 8)
+    o = pypto.sim.run(AttrKernel, ranks=1, entry="chip", inputs={"a": a})
+    assert np.array_equal(o["out"], 2 * a)
+
+
+def test_class_attribute_kernel_errors_name_the_factory_line():
+    with pytest.raises(pypto.ParseError) as info:
+        @pl.program
+        class Bad:
+            step = _make_bad_step(n=4)
+
+    file, line, col, rule = _first_error(info.value)
+    assert (file, line) == (__file__, _line_of("MARK-factory-wait-arity"))
+    src_line = open(__file__).read().split("\n")[line - 1]
+    assert col == src_line.index("pld.system.wait") + 1
+    assert rule.startswith("pld.system.wait: expected 3 positional arguments")
+
+
+def test_class_attribute_kernel_with_a_conflicting_constant_is_an_error():
+    n = 16  # the class sees n = 16, the factory's closure n = 8
+
+    with pytest.raises(TypeError, match="'n' is 8 here but 16 in another part"):
+        @pl.program
+        class Clash:
+            step = _make_add_step(m0=1, n=8)
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def chip(self, a: pl.Tensor[[1, n], pl.FP32], out: pl.Out[pl.Tensor[[1, n], pl.FP32]]):
+                self.step(a, out)

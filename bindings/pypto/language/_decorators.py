@@ -36,7 +36,26 @@ def program(cls=None, **kwargs):
 def _compile_class(cls, frame):
     lines, file, first, col = _frontend.source_of(cls, "@pl.program", frame)
     src = _frontend.ProgramSource()
-    src.add(lines, file, first, col, [frame.f_locals, frame.f_globals])
+    ns = [frame.f_locals, frame.f_globals]
+    # A class attribute bound to a @pl.function made elsewhere (a kernel factory)
+    # becomes a method: its source replaces the assignment, re-indented to the
+    # class body and renamed to the attribute.
+    at, scan = 0, "\n".join(lines)
+    for lo, hi, indent, name, fn in _frontend.attached_functions(cls, lines):
+        if lo > at:
+            src.add(lines[at:lo], file, first + at, col, ns, scan=scan)
+            scan = ""
+        flines, ffile, ffirst, fcol = _frontend.source_of(fn, f"@pl.program {cls.__name__}.{name}")
+        fscan, pad = "\n".join(flines), " " * indent
+        flines = [pad + ln if ln.strip() else ln for ln in flines]
+        for i, ln in enumerate(flines):
+            if ln.lstrip().startswith("def "):
+                flines[i] = ln.replace("def " + fn.__name__, "def " + name, 1)
+                break
+        src.add(flines, ffile, ffirst, fcol - indent, _frontend.function_namespaces(fn), scan=fscan)
+        at = hi + 1
+    if at < len(lines):
+        src.add(lines[at:], file, first + at, col, ns, scan=scan)
     return _frontend.compile_source(src, file)
 
 

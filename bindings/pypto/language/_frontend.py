@@ -156,6 +156,36 @@ def source_of(obj, what, frame=None):
     return out, file, first, len(indent)
 
 
+def attached_functions(cls, lines):
+    """Class attributes bound to a @pl.function defined elsewhere (upstream's
+    `reduce_step = make_reduce_step(m0=m0, n=n)` in a program class body): a list
+    of (first, last, indent, name, fn) per such assignment, with first/last the
+    0-based line range of the statement in the class's dedented `lines`."""
+    tree = ast.parse("\n".join(lines))
+    node = tree.body[0] if tree.body and isinstance(tree.body[0], ast.ClassDef) else None
+    out = []
+    for st in node.body if node else []:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Name)):
+            continue
+        name = st.targets[0].id
+        fn = cls.__dict__.get(name)
+        if inspect.isfunction(fn) and hasattr(fn, "__pypto_function__"):
+            out.append((st.lineno - 1, st.end_lineno - 1, st.col_offset, name, fn))
+    return out
+
+
+def function_namespaces(fn):
+    """Where the names a function's body reads are found: closure, then globals."""
+    ns = []
+    try:
+        ns.append(dict(inspect.getclosurevars(fn).nonlocals))
+    except (TypeError, ValueError):
+        pass
+    ns.append(fn.__globals__)
+    return ns
+
+
 def _names(text):
     """Names read by `text` that it does not bind itself."""
     tree = ast.parse(text)
@@ -221,19 +251,35 @@ class ProgramSource:
         self.constants = {}    # name -> python value
         self.dynamics = {}     # name -> DynVar
 
-    def add(self, lines, file, first, col, namespaces):
+    def add(self, lines, file, first, col, namespaces, scan=None):
+        """Appends a part; the names it reads (or those `scan`, a text, reads) are
+        looked up in `namespaces` for constants and pl.dynamic symbols."""
         self.parts.append((lines, file, first, col))
         found = []
-        for n in _names("\n".join(lines)):
+        for n in _names("\n".join(lines) if scan is None else scan):
             v = _lookup(n, namespaces)
             if v is _MISSING:
                 continue
             if isinstance(v, DynVar):
-                self.dynamics.setdefault(n, v)
+                self._define(self.dynamics, n, v, file, first)
             elif _is_plain_constant(v):
-                self.constants.setdefault(n, v)
+                self._define(self.constants, n, v, file, first)
             found.append((n, v))
         return found
+
+    @staticmethod
+    def _define(table, name, value, file, first):
+        # The program text has one module scope: two parts that see different
+        # values under one name cannot both be right.
+        old = table.get(name, _MISSING)
+        same = old is value or (type(old) is type(value) and (
+            old.name == value.name if isinstance(value, DynVar) else old == value))
+        if old is not _MISSING and not same:
+            raise SourceError(
+                f"{file}:{first}: '{name}' is {value!r} here but {old!r} in another part of "
+                "the program; the program's functions share one set of module-level names, "
+                "so give one of them another name")
+        table[name] = value
 
     def build(self, parse_filename):
         """(text, SourceMap). Segments from `parse_filename` are placed at their own

@@ -106,6 +106,14 @@ class DomainAnalyzer {
   };
 
   int Resolve(const Expr* e) const {
+    // A view or slice of a window written inline (`self.f(pl.tensor.view(w,
+    // [1, 1]), device=r)`) is that window.
+    while (auto* c = As<Call>(e)) {
+      if (!DistOf(c->type) || c->args.empty() ||
+          !(c->IsOp("tensor.view") || c->IsOp("tensor.slice")))
+        return -1;
+      e = c->args[0];
+    }
     const Var* v = AsVarLike(e);
     if (!v) return -1;
     auto it = alloc_of_.find(v);

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "lower.h"
+#include "pypto/ir/op_utils.h"
 #include "pypto/ir/printer.h"
 #include "text_names.h"
 
@@ -259,6 +260,31 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
                     std::move(spans), std::move(kwarg_spans));
 }
 
+// A tensor argument whose static shape differs from the parameter's but holds
+// as many elements of the same dtype (upstream passes a `[SIZE]` window to a
+// `[1, SIZE]` parameter) is reshaped explicitly: `pl.tensor.view(arg, shape)`.
+// Anything else is left for the verifier to report.
+const Expr* Lowerer::ReshapeToParam(const Expr* arg, const Var* param) {
+  const TensorType* a = AsTensorTypeLike(arg->type);
+  const TensorType* p = param ? AsTensorTypeLike(param->type) : nullptr;
+  if (!a || !p || a->kind != p->kind || a->dtype != p->dtype || a->view || p->view ||
+      ShapesCompatible(a->shape, p->shape))
+    return arg;
+  auto na = StaticNumel(a->shape), np = StaticNumel(p->shape);
+  if (!na || !np || *na != *np) return arg;
+  std::vector<const Expr*> dims;
+  std::vector<const Type*> types;
+  for (const Expr* d : p->shape) {
+    dims.push_back(ctx_.Int(*StaticInt(d), DataType::kIndex, arg->span));
+    types.push_back(dims.back()->type);
+  }
+  const Expr* shape = ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)),
+                                           arg->span);
+  const OpDef* view = OpRegistry::Global().Find("tensor.view");
+  const Call* c = view ? MakeOpCall(ctx_, *view, {arg, shape}, {}, {}, arg->span, diag_) : nullptr;
+  return c ? c : arg;
+}
+
 const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {
   FuncEntry& fe = funcs_[fidx];
   std::vector<const Expr*> args;
@@ -295,6 +321,8 @@ const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {
                                args.size()));
     return nullptr;
   }
+  if (fe.sig_done)
+    for (size_t i = 0; i < args.size(); ++i) args[i] = ReshapeToParam(args[i], fe.fn->params[i]);
   if (!fe.returns_declared && !fe.lowered && !fe.lowering) LowerBody(fidx);
   const Type* t = ctx_.Unknown();
   const auto& rts = fe.fn->return_types;

@@ -92,8 +92,10 @@ static const Type* DeduceBuiltinGatherLike(DeduceContext& dc) {
   const TensorType* input = ExpectTensorLike(dc, 0);
   const DistributedTensorType* target = ExpectDist(dc, 1);
   const DistributedTensorType* sig = ExpectSignal(dc, 2);
+  // An in-place allgather (pre-staged [NR, SIZE] window) passes target twice.
+  bool in_place = dc.op.name == "builtin.tensor.allgather" && dc.args[0] == dc.args[1];
   if (!input || !target || !sig || !ExpectRank(dc, 1, target, 2, "[NR, SIZE]") ||
-      !ExpectNrSignalShape(dc, 2, sig, true) || !ExpectDistinct(dc, 0, 1) ||
+      !ExpectNrSignalShape(dc, 2, sig, true) || (!in_place && !ExpectDistinct(dc, 0, 1)) ||
       !CheckDtypeKwarg(dc, 1, target))
     return nullptr;
   if (input->dtype != target->dtype)

@@ -499,8 +499,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return target;
   }
 
-  // allgather(input [1, SIZE], target [NR, SIZE], sig): put the input into row
-  // my_rank of every rank's target (own included); barrier 1; epilogue -1.
+  // allgather(input [1, SIZE] or pre-staged [NR, SIZE], target [NR, SIZE], sig):
+  // put the input (row my_rank of a staged one) into row my_rank of every
+  // rank's target (own included); barrier 1; epilogue -1.
   // all_to_all(input [NR, SIZE], ...): row d of the input goes to row my_rank of
   // rank d's target; same barrier.
   const Expr* LowerGatherLike(const Call& call, Span span, bool all_to_all) {
@@ -519,9 +520,15 @@ class CompositeLowerer : public util::LoopDepthMutator {
     }
     Comm c = Setup(target, sig);
     const Var* stage = StageTile(all_to_all ? "aa_stage" : "ag_stage", 1, *size, tt->dtype);
+    // An allgather input pre-staged as [NR, SIZE] (the target itself when in
+    // place) contributes its row my_rank; a [1, SIZE] chunk its only row.
+    auto in_rows = StaticInt(util::TensorTypeOf(input)->shape[0]);
+    bool staged = !all_to_all && !(in_rows && *in_rows == 1);
     b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
            [&](const Var* dest, const std::vector<const IterArg*>&) {
-             const Expr* src_off = all_to_all ? b_.Tuple({dest, b_.Int(0)}) : b_.IndexTuple({0, 0});
+             const Expr* src_off = all_to_all ? b_.Tuple({dest, b_.Int(0)})
+                                   : staged   ? b_.Tuple({c.me, b_.Int(0)})
+                                              : b_.IndexTuple({0, 0});
              b_.Eval(b_.Op("pld.tile.put",
                            {target, dest, input, stage, b_.Tuple({c.me, b_.Int(0)}), src_off,
                             b_.IndexTuple({1, *size})},

@@ -142,8 +142,10 @@ TEST_CASE("allgather and all_to_all", "[dist][collectives]") {
   CHECK(c->type == gathered->type);
   const Var* staged = f.V("staged", f.Dist({4, 64}, DataType::kFP32));
   Accepts(f, f.Mk("pld.tensor.allgather", {staged, gathered, sig}));
-  RejectsAt(f, f.Mk("pld.tensor.allgather", {gathered, gathered, sig}), gathered,
-            "pld.tensor.allgather: argument 'target' is the same value as 'local_data'; the two "
+  // In place (upstream's two-operand HOST form): the pre-staged window is both.
+  Accepts(f, f.Mk("pld.tensor.allgather", {gathered, gathered, sig}));
+  RejectsAt(f, f.Mk("pld.tensor.all_to_all", {gathered, gathered, sig}), gathered,
+            "pld.tensor.all_to_all: argument 'target' is the same value as 'input'; the two "
             "operands must be distinct buffers (aliasing them races the exchange)");
   const Var* hchunk = f.V("hc", f.Tensor({1, 64}, DataType::kFP16));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {hchunk, gathered, sig}), hchunk,

@@ -83,6 +83,7 @@ class Lowerer {
   const Expr* LowerCall(const PyExpr* e);
   const Expr* LowerFunctionCall(size_t fidx, const PyExpr* e);
   const Expr* ReshapeToParam(const Expr* arg, const Var* param);
+  void ImplicitStoreShapes(const PyExpr* call, std::vector<const Expr*>* pos);
   // Builds an op call from already-lowered positional args and the call's keywords.
   // `call` supplies the keywords and span; keywords named in `skip` are ignored.
   const Expr* BuildOpCall(const OpDef& op, std::vector<const Expr*> pos, const PyExpr* call,

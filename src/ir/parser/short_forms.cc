@@ -4,15 +4,17 @@
 //   pl.cast(x, dt)             -> UnaryExpr kCast (scalar) | tensor.cast | tile.cast
 //   pl.min / pl.max / pl.abs   -> scalar Min / Max / Abs
 //   pl.add/sub/mul/div/maximum/minimum -> tile.* | tensor.* | scalar BinaryExpr
-//   pl.load/pl.store           -> tile.load / tile.store
+//   pl.load/pl.store           -> tile.load / tile.store (a lower-rank tile gets `shapes`)
 //   pl.read/pl.write           -> tile.read|write or tensor.read|write
 //   pl.create_tensor           -> tensor.create
 //   pld.remote_store           -> pld.tile.remote_store (tile src) | pld.tensor.remote_store
+//   pld.tensor.allgather(d, s) -> pld.tensor.allgather(d, d, s) (in place, pre-staged rows)
 //   other two-segment names (pld.window, pld.world_size, pl.exp, ...) -> the first
 //   registered of <family>.<name> for the operand kind (tile / tensor / system).
 #include <fmt/format.h>
 
 #include "lower.h"
+#include "pypto/ir/op_utils.h"
 #include "pypto/ir/printer.h"
 #include "text_names.h"
 
@@ -64,6 +66,32 @@ const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const E
   return MakeOpCall(ctx_, *op, std::move(args), {}, {}, s, diag_, std::move(spans));
 }
 
+// `pl.store(tile, offsets, tensor)` of a tile with fewer dims than the tensor
+// (upstream stores a [1, SIZE] row into a [1, NR, SIZE] output at [0, j, 0]):
+// the tile's dims are the tensor's innermost ones and the missing leading ones
+// are 1, spelled out as the `shapes` argument. Only for a fully valid tile with
+// a static shape; anything else is left to tile.store's own rank check.
+void Lowerer::ImplicitStoreShapes(const PyExpr* call, std::vector<const Expr*>* pos) {
+  if (pos->size() != 3) return;
+  for (const Keyword& kw : call->kwargs)
+    if (kw.name == "shapes") return;
+  auto* tile = As<TileType>((*pos)[0]->type);
+  const TensorType* out = AsTensorTypeLike((*pos)[2]->type);
+  if (!tile || !out || tile->rank() >= out->rank() || (tile->view && !tile->view->valid_shape.empty()))
+    return;
+  std::vector<const Expr*> dims;
+  for (size_t k = tile->rank(); k < out->rank(); ++k) dims.push_back(ctx_.Int(1, DataType::kIndex, call->span));
+  for (const Expr* d : tile->shape) {
+    auto v = StaticInt(d);
+    if (!v) return;
+    dims.push_back(ctx_.Int(*v, DataType::kIndex, call->span));
+  }
+  std::vector<const Type*> types;
+  for (const Expr* d : dims) types.push_back(d->type);
+  pos->push_back(ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)),
+                                      call->span));
+}
+
 const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call, bool* handled) {
   *handled = true;
   Span s = call->span;
@@ -92,6 +120,17 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     if (c->k == ConstVal::K::kFloat && IsFloat(*dt)) return ctx_.Float(c->f, *dt, s);
     Error(val->span, fmt::format("pl.const: value cannot be given dtype pl.{}", DTypeName(*dt)));
     return nullptr;
+  }
+
+  // Upstream's HOST form `pld.tensor.allgather(data, signal)`: every rank's chunk
+  // is pre-staged in its own row of the [NR, SIZE] window `data`, gathered in
+  // place, i.e. the three-operand op with data as both input and target.
+  if ((name == "pld.tensor.allgather" || name == "pld.allgather") && call->items.size() == 2 &&
+      call->kwargs.empty()) {
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(call, &pos)) return nullptr;
+    pos.insert(pos.begin(), pos[0]);
+    return BuildOpCall(*OpRegistry::Global().Find("pld.tensor.allgather"), std::move(pos), call);
   }
 
   if (name == "pl.cast") {
@@ -138,6 +177,7 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     const OpDef* op = FindOpOrReport(to, s);
     std::vector<const Expr*> pos;
     if (!op || !LowerPositional(call, &pos)) return nullptr;
+    if (name == "pl.store") ImplicitStoreShapes(call, &pos);
     return BuildOpCall(*op, std::move(pos), call);
   }
 

@@ -118,9 +118,12 @@ static const Type* DeduceGatherLike(DeduceContext& dc, bool all_to_all) {
   const DistributedTensorType* target = ExpectDist(dc, 1);
   const DistributedTensorType* sig = ExpectSignal(dc, 2);
   if (!input || !target || !sig) return nullptr;
+  // allgather in place: the pre-staged [NR, SIZE] window is input and target
+  // (rank r reads only its own row r and writes only row r of its peers).
+  bool in_place = !all_to_all && dc.args[0] == dc.args[1];
   if (!ExpectRank(dc, 0, input, 2, all_to_all ? "[NR, SIZE]" : "[1, SIZE] (or [NR, SIZE])") ||
       !ExpectRank(dc, 1, target, 2, "[NR, SIZE]") || !ExpectNrSignalShape(dc, 2, sig, true) ||
-      !ExpectDistinct(dc, 0, 1))
+      (!in_place && !ExpectDistinct(dc, 0, 1)))
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},

@@ -179,10 +179,15 @@ void WholeOp(Ctx& c, Kind k) {
       for (int src = 0; src < n; ++src) {
         // pld.tensor.allgather names it local_data (upstream's DSL); the builtin, input.
         const TensorVal& in = c.T(src, c.Has(src, "local_data") ? "local_data" : "input");
-        if (in.NumElements() != RowElems(t0) && in.NumElements() != t0.NumElements() / t0.shape[0])
+        // A pre-staged [NR, SIZE] input (in place: the target window itself)
+        // contributes its row `src`; a [1, SIZE] chunk contributes itself.
+        bool staged = in.rank() == t0.rank() && in.rank() >= 1 && in.shape[0] == t0.shape[0] &&
+                      t0.shape[0] > 1 && RowElems(in) == RowElems(t0);
+        if (!staged && in.NumElements() != RowElems(t0) && in.NumElements() != t0.NumElements() / t0.shape[0])
           ex.Fail(fmt::format("input shape {} does not match a row of target {}", ShapeString(in.shape), ShapeString(t0.shape)));
         std::vector<int64_t> z(in.rank(), 0);
-        std::vector<double> v = ex.ReadRegion(in, c.Dev(src), z, in.shape, "input");
+        std::vector<double> v = staged ? ex.ReadRegion(in, c.Dev(src), RowOff(in, src), RowBox(in, 1), "input")
+                                       : ex.ReadRegion(in, c.Dev(src), z, in.shape, "input");
         for (int r = 0; r < n; ++r)
           ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, src), RowBox(t0, 1), v.data(), false, "target");
       }

@@ -10,8 +10,8 @@ NR = pl.dynamic("NR")
 class BadGather:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, chunk: pl.Tensor[[1, 64], pl.FP32], hc: pl.Tensor[[1, 64], pl.FP16], two: pl.Tensor[[2, 64], pl.FP32], g: pld.DistributedTensor[[4, 64], pl.FP32], g8: pld.DistributedTensor[[8, 64], pl.FP32], sig: pld.DistributedTensor[[4, 1], pl.INT32]):
-        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:37: error: pld.tensor.allgather: argument 'target' is the same value as 'local_data'; the two operands must be distinct buffers (aliasing them races the exchange)
-        a = pld.tensor.allgather(g, g, sig)
+        # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:38: error: pld.tensor.all_to_all: argument 'target' is the same value as 'input'; the two operands must be distinct buffers (aliasing them races the exchange)
+        a = pld.tensor.all_to_all(g, g, sig)
         # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:34: error: pld.tensor.allgather: argument 'local_data' has element type pl.FP16 but 'target' has pl.FP32
         b = pld.tensor.allgather(hc, g, sig)
         # CHECK: allgather_all_to_all_errors.pir:[[@LINE+1]]:34: error: pld.tensor.allgather: argument 'local_data' has shape [2, 64] but 'target' is [4, 64]; expected [1, SIZE] or [NR, SIZE] with the same SIZE

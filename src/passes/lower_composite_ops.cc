@@ -181,6 +181,16 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return b_.End();
   }
 
+  // The tile op that combines two partial results for the call's `op` kwarg.
+  static const char* ReduceTileOp(const Call& call) {
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    return rop == ReduceOp::kSum   ? "tile.add"
+           : rop == ReduceOp::kMax ? "tile.maximum"
+           : rop == ReduceOp::kMin ? "tile.minimum"
+                                   : "tile.mul";
+  }
+
   const Expr* LowerBarrier(const Call& call) {
     const Expr* sig = call.args[0];
     Comm c = Setup(sig, sig);
@@ -227,12 +237,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
                           "the call is kept");
       return nullptr;
     }
-    const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
-                         : rop == ReduceOp::kMax ? "tile.maximum"
-                         : rop == ReduceOp::kMin ? "tile.minimum"
-                                                 : "tile.mul";
+    const char* reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t chunk = kChunkBytes / elem;
     if (total * elem < kChunkBytes) chunk = (total * elem + 31) / 32 * 32 / elem;
@@ -311,12 +316,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
       total *= *v;
     }
     const int64_t NR = *nr;
-    const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
-                         : rop == ReduceOp::kMax ? "tile.maximum"
-                         : rop == ReduceOp::kMin ? "tile.minimum"
-                                                 : "tile.mul";
+    const char* reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t maxlen = (total + NR - 1) / NR;
     int64_t chunk = kChunkBytes / elem;
@@ -487,7 +487,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
               b_.Ne(peer, c.me),
               [&] {
                 const Var* recv = b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
-                b_.Yield({b_.Assign("rs_sum", b_.Op("tile.add", {it[0], recv}))});
+                b_.Yield({b_.Assign("rs_sum", b_.Op(ReduceTileOp(call), {it[0], recv}))});
               },
               [&] { b_.Yield({it[0]}); }, {"rs_sel"});
           b_.Yield({r.results[0]});

@@ -120,9 +120,8 @@ TEST_CASE("barrier, broadcast, reduce_scatter", "[dist][collectives]") {
   c = f.Mk("pld.tensor.reduce_scatter", {data, sig});
   Accepts(f, c);
   CHECK(c->type == data->type);
-  Rejects(f, f.Mk("pld.tensor.reduce_scatter", {data, sig}, {ROp(1)}),
-          "pld.tensor.reduce_scatter: keyword 'op' is pld.ReduceOp.Max; reduce_scatter supports "
-          "only pld.ReduceOp.Sum");
+  for (int op = 1; op <= 3; ++op)  // Max, Min, Prod
+    Accepts(f, f.Mk("pld.tensor.reduce_scatter", {data, sig}, {ROp(op)}));
   const Var* flat = f.V("flat", f.Dist({256}, DataType::kFP32));
   RejectsAt(f, f.Mk("pld.tensor.reduce_scatter", {flat, sig}), flat,
             "pld.tensor.reduce_scatter: argument 'target' must be 2-D [NR, SIZE], got shape [256]");

@@ -3,6 +3,11 @@
 //    becomes `x = pl.tile.<op>(a_tile, b_tile)`. A tensor parameter operand is
 //    loaded once at function entry (`a_tile = pl.tile.load(a, [0, ...], shape,
 //    target_memory=pl.Mem.Vec)`), any other GM tensor right before the use.
+//    Scalar operands pass through; pl.tensor.add/sub/mul/div with a scalar rhs
+//    become pl.tile.adds/subs/muls/divs (as pl.tensor.adds/... do).
+//  * `x = pl.tensor.assemble(target, src, offset)` becomes
+//    `x = pl.tile.store(src_tile, offset, target)`: a converted src is stored
+//    from its tile, a GM src is loaded into a Vec tile first (as above).
 //  * A converted value returned by the kernel is stored at exit into a new
 //    Out parameter `<x>_out` (`x = pl.tile.store(x_tile, [0, ...], x_out)`);
 //    every call site passes a fresh `pl.tensor.create(shape, dtype=...)`.
@@ -55,9 +60,21 @@ class KernelConverter : public IRMutator {
     b_.SetSpan(s->span);
     std::vector<const Stmt*> pre;
     std::string_view n = c->OpName();
+    if (n == "tensor.assemble") {
+      const Call* st = Assemble(c, pre, s->span);
+      if (!st) return s;
+      pre.push_back(ctx_.Make<AssignStmt>(MutateVarDef(s->var), st, s->span));
+      return util::Seq(ctx_, std::move(pre), s->span);
+    }
     if (n.substr(0, 7) == "tensor.") {
+      std::string tile_op = "tile." + std::string(n.substr(7));
       std::vector<const Expr*> args;
       for (size_t i = 0; i < c->args.size(); ++i) {
+        if (i > 0 && Isa<ScalarType>(c->args[i]->type)) {  // tensor ⊕ scalar
+          if (i == 1 && c->args.size() == 2 && IsArith(n.substr(7))) tile_op += "s";
+          args.push_back(MutateExpr(c->args[i]));
+          continue;
+        }
         const Expr* t = TileOf(c->args[i], pre, s->span);
         if (!t) {
           diag_.Error(c->args[i]->span.IsKnown() ? c->args[i]->span : s->span,
@@ -68,7 +85,7 @@ class KernelConverter : public IRMutator {
         }
         args.push_back(t);
       }
-      const Call* tc = b_.TryOp("tile." + std::string(n.substr(7)), args, MutateKwargs(c), {}, diag_);
+      const Call* tc = b_.TryOp(tile_op, args, MutateKwargs(c), {}, diag_);
       if (!tc) return s;
       const Var* tv = ctx_.NewVar(s->var->name_hint, tc->type, s->var->span);
       tiles[s->var] = tv;
@@ -83,11 +100,12 @@ class KernelConverter : public IRMutator {
 
   const Stmt* Mutate_EvalStmt(const EvalStmt* s) override {
     auto* c = As<Call>(s->expr);
-    if (!c || !NeedsTileConversion(*c) || c->OpName().substr(0, 7) == "tensor.")
+    bool assemble = c && c->IsOp("tensor.assemble");
+    if (!c || !NeedsTileConversion(*c) || (!assemble && c->OpName().substr(0, 7) == "tensor."))
       return IRMutator::Mutate_EvalStmt(s);
     b_.SetSpan(s->span);
     std::vector<const Stmt*> pre;
-    const Call* nc = RewriteComm(c, pre, s->span);
+    const Call* nc = assemble ? Assemble(c, pre, s->span) : RewriteComm(c, pre, s->span);
     if (!nc) return s;
     pre.push_back(ctx_.Make<EvalStmt>(nc, s->span));
     return util::Seq(ctx_, std::move(pre), s->span);
@@ -165,6 +183,30 @@ class KernelConverter : public IRMutator {
       return t;
     }
     return LoadTile(m, tt, (v ? v->name_hint : std::string("tmp")) + "_tile", span, pre);
+  }
+
+  static bool IsArith(std::string_view base) {
+    return base == "add" || base == "sub" || base == "mul" || base == "div";
+  }
+
+  // tensor.assemble(target, src, offset) -> tile.store(src_tile, offset, target).
+  const Call* Assemble(const Call* c, std::vector<const Stmt*>& pre, Span span) {
+    const Expr* src_arg = c->args[1];
+    if (Isa<Call>(src_arg) && util::TensorTypeOf(src_arg)) {
+      // A nested view (`out[0:N, 0:W] = x[0:N, 0:W]`) gets a name, so the load reads a Var.
+      const Var* v = ctx_.NewVar("assemble_src", src_arg->type, span);
+      pre.push_back(ctx_.Make<AssignStmt>(v, MutateExpr(src_arg), span));
+      src_arg = v;
+    }
+    const Expr* src = TileOf(src_arg, pre, span);
+    if (!src) {
+      diag_.Error(c->args[1]->span.IsKnown() ? c->args[1]->span : span,
+                  "convert-tensor-to-tile-ops: tensor.assemble: the source is not a tensor");
+      return nullptr;
+    }
+    b_.SetSpan(span);
+    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(c->args[0])}, {},
+                    c->attrs, diag_);
   }
 
   // rows/cols of the staging tile for a transfer of `extent`.

@@ -193,9 +193,11 @@ class KernelConverter : public IRMutator {
   const Call* Assemble(const Call* c, std::vector<const Stmt*>& pre, Span span) {
     const Expr* src_arg = c->args[1];
     if (Isa<Call>(src_arg) && util::TensorTypeOf(src_arg)) {
-      // A nested view (`out[0:N, 0:W] = x[0:N, 0:W]`) gets a name, so the load reads a Var.
+      // A nested source (`out[0:N, 0:W] = x[0:N, 0:W]`, `out[...] = pl.mul(x, 2.0)`)
+      // becomes its own statement first: a view the load reads, or a converted op.
       const Var* v = ctx_.NewVar("assemble_src", src_arg->type, span);
-      pre.push_back(ctx_.Make<AssignStmt>(v, MutateExpr(src_arg), span));
+      if (const Stmt* st = MutateStmt(ctx_.Make<AssignStmt>(v, src_arg, span)))
+        for (const Stmt* x : util::StmtList(st)) pre.push_back(x);
       src_arg = v;
     }
     const Expr* src = TileOf(src_arg, pre, span);
@@ -323,9 +325,9 @@ void CheckLeftoverUses(const Stmt* body, const std::unordered_map<const Var*, co
       reported.insert(v);
       diag.Error(cur ? cur->span : Span{},
                  fmt::format("convert-tensor-to-tile-ops: '{}' is computed by tensor ops that "
-                             "become tile ops, so it can only feed other tensor ops, "
-                             "pld.tensor.remote_store or the kernel's return; this use is not "
-                             "supported",
+                             "become tile ops, so it can only feed other element-wise tensor "
+                             "ops, the source of tensor.assemble, pld.tensor.remote_store or the "
+                             "kernel's return; this use is not supported",
                              v->name_hint));
     }
     const std::unordered_map<const Var*, const Var*>& tiles;

@@ -34,10 +34,6 @@ void Lowerer::LowerSubscriptAssign(const PyStmt* s, std::vector<const Stmt*>* ou
     Error(t->span, kUnsupported);
     return;
   }
-  if (s->annotation) {
-    Error(s->annotation->span, "an assignment to a subscript cannot have a type annotation");
-    return;
-  }
   const Expr* base = LowerExpr(name);
   const Expr* value = LowerArg(s->value);
   if (!base || !value) return;

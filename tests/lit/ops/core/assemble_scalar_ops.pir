@@ -77,4 +77,6 @@ class AssembleOps:
         r = pl.load(x, [0, 0], [1, 64])
         # CHECK: y_1: pl.Tensor{{\[\[}}32, 64], pl.FP32] = pl.tile.store(r, [5, 0], y_1)
         y[5, 0:64] = r
+        # CHECK: z3: pl.Tile{{\[\[}}16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.write(z3, [0, 1], 2.0)
+        z3[0, 1] = 2.0
         return

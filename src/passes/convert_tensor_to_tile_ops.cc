@@ -4,7 +4,9 @@
 //    loaded once at function entry (`a_tile = pl.tile.load(a, [0, ...], shape,
 //    target_memory=pl.Mem.Vec)`), any other GM tensor right before the use.
 //    Scalar operands pass through; pl.tensor.add/sub/mul/div with a scalar rhs
-//    become pl.tile.adds/subs/muls/divs (as pl.tensor.adds/... do).
+//    become pl.tile.adds/subs/muls/divs (as pl.tensor.adds/... do). A nested
+//    tensor-valued operand (a view, another element-wise op) is first made its
+//    own statement `tmp = ...` (converted like any other).
 //  * `x = pl.tensor.assemble(target, src, offset)` becomes
 //    `x = pl.tile.store(src_tile, offset, target)`: a converted src is stored
 //    from its tile, a GM src is loaded into a Vec tile first (as above).
@@ -75,7 +77,7 @@ class KernelConverter : public IRMutator {
           args.push_back(MutateExpr(c->args[i]));
           continue;
         }
-        const Expr* t = TileOf(c->args[i], pre, s->span);
+        const Expr* t = TileOf(NameNested(c->args[i], "tmp", pre, s->span), pre, s->span);
         if (!t) {
           diag_.Error(c->args[i]->span.IsKnown() ? c->args[i]->span : s->span,
                       fmt::format("convert-tensor-to-tile-ops: {}: operand {} is not a tensor; "
@@ -189,18 +191,21 @@ class KernelConverter : public IRMutator {
     return base == "add" || base == "sub" || base == "mul" || base == "div";
   }
 
+  // A nested tensor-valued call (`out[0:N, 0:W] = x[0:N, 0:W]`, `pl.mul(x[i:i + 1, :],
+  // 2.0)`, `out[...] = pl.mul(x, 2.0)`) becomes its own statement `<hint> = ...` first:
+  // a view is then loaded from a Var (what the PTO emitter reads), a nested
+  // element-wise op is converted like a top-level one.
+  const Expr* NameNested(const Expr* e, const char* hint, std::vector<const Stmt*>& pre, Span span) {
+    if (!Isa<Call>(e) || !util::TensorTypeOf(e)) return e;
+    const Var* v = ctx_.NewVar(hint, e->type, span);
+    if (const Stmt* st = MutateStmt(ctx_.Make<AssignStmt>(v, e, span)))
+      for (const Stmt* x : util::StmtList(st)) pre.push_back(x);
+    return v;
+  }
+
   // tensor.assemble(target, src, offset) -> tile.store(src_tile, offset, target).
   const Call* Assemble(const Call* c, std::vector<const Stmt*>& pre, Span span) {
-    const Expr* src_arg = c->args[1];
-    if (Isa<Call>(src_arg) && util::TensorTypeOf(src_arg)) {
-      // A nested source (`out[0:N, 0:W] = x[0:N, 0:W]`, `out[...] = pl.mul(x, 2.0)`)
-      // becomes its own statement first: a view the load reads, or a converted op.
-      const Var* v = ctx_.NewVar("assemble_src", src_arg->type, span);
-      if (const Stmt* st = MutateStmt(ctx_.Make<AssignStmt>(v, src_arg, span)))
-        for (const Stmt* x : util::StmtList(st)) pre.push_back(x);
-      src_arg = v;
-    }
-    const Expr* src = TileOf(src_arg, pre, span);
+    const Expr* src = TileOf(NameNested(c->args[1], "assemble_src", pre, span), pre, span);
     if (!src) {
       diag_.Error(c->args[1]->span.IsKnown() ? c->args[1]->span : span,
                   "convert-tensor-to-tile-ops: tensor.assemble: the source is not a tensor");

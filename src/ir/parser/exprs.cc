@@ -489,7 +489,14 @@ bool Lowerer::LowerSubscriptRegion(const std::vector<const PyExpr*>& idx,
       if (!lo || !hi) return false;
       auto* clo = As<ConstInt>(lo);
       auto* chi = As<ConstInt>(hi);
+      // `lo:lo + c` (either operand order) has the static extent c.
+      const Expr* plus_c = nullptr;
+      if (auto* b = As<BinaryExpr>(hi); b && b->op == BinaryOp::kAdd) {
+        if (Isa<ConstInt>(b->rhs) && ExprEq(b->lhs, lo)) plus_c = b->rhs;
+        else if (Isa<ConstInt>(b->lhs) && ExprEq(b->rhs, lo)) plus_c = b->lhs;
+      }
       const Expr* ext = clo && chi ? ctx_.Int(chi->value - clo->value)
+                        : plus_c   ? ctx_.Int(Cast<ConstInt>(plus_c)->value)
                                    : (clo && clo->value == 0 ? hi
                                                              : MakeBinary(BinaryOp::kSub, hi, lo,
                                                                           sl->span, false));

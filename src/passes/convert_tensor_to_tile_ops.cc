@@ -211,8 +211,10 @@ class KernelConverter : public IRMutator {
                   "convert-tensor-to-tile-ops: tensor.assemble: the source is not a tensor");
       return nullptr;
     }
+    // A nested view target (`pl.assemble(y[0:4, :], src, [0, 0])`) is named too.
+    const Expr* target = NameNested(c->args[0], "assemble_dst", pre, span);
     b_.SetSpan(span);
-    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(c->args[0])}, {},
+    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(target)}, {},
                     c->attrs, diag_);
   }
 

@@ -202,7 +202,12 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     std::vector<const Expr*> pos;
     if (!LowerPositional(call, &pos)) return nullptr;
     // (target, source, offset); a tile source is stored into the region.
-    if (pos.size() == 3 && call->kwargs.empty() && Isa<TileType>(pos[1]->type)) {
+    if (pos.size() >= 2 && Isa<TileType>(pos[1]->type)) {
+      if (pos.size() != 3 || !call->kwargs.empty()) {
+        Error(s, "pl.assemble: with a tile source pass target, source and offset positionally "
+                 "(it becomes pl.tile.store(source, offset, target))");
+        return nullptr;
+      }
       const OpDef* op = FindOpOrReport("pl.tile.store", s);
       if (!op) return nullptr;
       return MakeOpCall(ctx_, *op, {pos[1], pos[2], pos[0]}, {}, {}, s, diag_,

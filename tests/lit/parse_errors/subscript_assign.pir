@@ -1,5 +1,5 @@
-# Assignment to a subscript (`x[a:b, c:d] = v`): the forms that are not supported
-# and the value/region checks, each reported at file:line:col.
+# Assignment to a subscript (`x[a:b, c:d] = v`) and pl.assemble: the forms that
+# are not supported and the value/region checks, each reported at file:line:col.
 # RUN: not pypto-opt %s 2>&1 | FileCheck %s
 import pypto.language as pl
 
@@ -33,5 +33,7 @@ class BadSliceAssign:
         t[0:8, 0:64] = t
         # CHECK: subscript_assign.pir:[[@LINE+1]]:24: error: assignment to the region [8, 64] of 'y': the value has shape [16, 64]; it must have the region's shape
         y[0:8, 0:64] = t
+        # CHECK: subscript_assign.pir:[[@LINE+1]]:13: error: pl.assemble: with a tile source pass target, source and offset positionally (it becomes pl.tile.store(source, offset, target))
+        y = pl.assemble(y, t, offset=[0, 0])
         # CHECK-NOT: error
         return

@@ -144,6 +144,57 @@ const Type* DeduceBinary(DeduceContext& dc) {
   return MakeTensorType(dc.ctx, shape, lhs->dtype, v);
 }
 
+// tensor ⊕ scalar (upstream's adds/subs/muls/divs): the scalar (a literal
+// converts) must have the tensor's dtype; the result keeps the tensor's valid region.
+const Type* DeduceBinaryScalar(DeduceContext& dc) {
+  const TensorType* lhs = ExpectTensor(dc, 0, true);
+  if (!lhs) return nullptr;
+  const Expr* rhs = dc.args.size() > 1 ? dc.args[1] : nullptr;
+  if (rhs && AsTensorTypeLike(rhs->type))
+    return dc.ErrorAt(1, fmt::format("must be a scalar, got {}; for two tensors use pl.tensor.{}",
+                                     TypeStr(rhs->type), dc.op.name.substr(7, dc.op.name.size() - 8)));
+  if (!ExpectScalar(dc, 1)) return nullptr;
+  if (!ScalarAssignable(rhs, lhs->dtype))
+    return dc.ErrorAt(1, fmt::format("scalar dtype {} does not match 'lhs' dtype {}",
+                                     TypeStr(rhs->type), DTypeStr(lhs->dtype)));
+  TensorView v;
+  v.valid_shape = ValidShapeOf(lhs);
+  return MakeTensorType(dc.ctx, lhs->shape, lhs->dtype, v);
+}
+
+// tensor.assemble(target, source, offset): `source` is written into the region
+// of `target` at `offset`; the result is the written target (its type).
+const Type* DeduceAssemble(DeduceContext& dc) {
+  const TensorType* target = ExpectTensor(dc, 0, true);
+  if (!target) return nullptr;
+  if (dc.args.size() > 1 && Isa<TileType>(dc.args[1]->type))
+    return dc.ErrorAt(1, "must be a pl.Tensor or pld.DistributedTensor, got " +
+                             TypeStr(dc.args[1]->type) +
+                             "; to write a tile into a tensor use pl.tile.store(tile, offsets, "
+                             "target)");
+  const TensorType* src = ExpectTensor(dc, 1, true);
+  if (!src) return nullptr;
+  if (src->rank() != target->rank())
+    return dc.ErrorAt(1, fmt::format("has rank {} but 'target' has rank {}; the source must have "
+                                     "one extent per target dimension",
+                                     src->rank(), target->rank()));
+  if (src->dtype != target->dtype)
+    return dc.ErrorAt(1, fmt::format("dtype {} does not match 'target' dtype {}; convert it with "
+                                     "pl.cast first",
+                                     DTypeStr(src->dtype), DTypeStr(target->dtype)));
+  for (size_t k = 0; k < src->rank(); ++k) {
+    auto e = StaticInt(src->shape[k]), d = StaticInt(target->shape[k]);
+    if (e && d && *e > *d)
+      return dc.ErrorAt(1, fmt::format("shape {} does not fit in 'target' {}: dim {} is {} > {}",
+                                       ShapeStr(src->shape), ShapeStr(target->shape), k, *e, *d));
+  }
+  const MakeTuple* off = RankTuple(dc, 2, target->rank(), "target");
+  if (!off) return nullptr;
+  if (!ExpectRegionInBounds(dc, 2, off->elements, src->shape, target->shape, "'target'"))
+    return nullptr;
+  return dc.args[0]->type;
+}
+
 const Type* DeduceCast(DeduceContext& dc) {
   const TensorType* in = ExpectTensor(dc, 0, true);
   if (!in) return nullptr;
@@ -247,6 +298,18 @@ void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& w
       .Deduce(DeduceBinary);
 }
 
+void RegisterBinaryScalar(OpRegistry& r, const std::string& name, const std::string& what) {
+  r.Register("tensor." + name)
+      .Doc("Element-wise " + what +
+           " of a tensor and a scalar (a literal takes the tensor's dtype). Result: a new "
+           "pl.Tensor with the tensor's shape and valid region.")
+      .Category("TensorOp")
+      .Arg("lhs", "pl.Tensor or pld.DistributedTensor")
+      .Arg("rhs", "scalar of the lhs dtype")
+      .NoArgWrites()
+      .Deduce(DeduceBinaryScalar);
+}
+
 }  // namespace
 
 void RegisterTensorOps(OpRegistry& r) {
@@ -295,6 +358,23 @@ void RegisterTensorOps(OpRegistry& r) {
   RegisterBinary(r, "div", "quotient");
   RegisterBinary(r, "maximum", "maximum");
   RegisterBinary(r, "minimum", "minimum");
+
+  RegisterBinaryScalar(r, "adds", "sum");
+  RegisterBinaryScalar(r, "subs", "difference");
+  RegisterBinaryScalar(r, "muls", "product");
+  RegisterBinaryScalar(r, "divs", "quotient");
+
+  r.Register("tensor.assemble")
+      .Doc("Write `source` into the region of `target` starting at `offset` (same rank and "
+           "dtype; the region must fit). Only the source's valid region is written. Returns "
+           "the written target (its type), like pl.tile.store. On a pld.DistributedTensor it "
+           "writes this rank's own slice.")
+      .Category("TensorOp")
+      .Arg("target", "pl.Tensor or pld.DistributedTensor (written)")
+      .Arg("source", "pl.Tensor or pld.DistributedTensor of the target's rank and dtype")
+      .Arg("offset", "region start, one per target dim")
+      .Effect(0, ArgEffect::kWrite)
+      .Deduce(DeduceAssemble);
 
   r.Register("tensor.cast")
       .Doc("Convert every element to target_type; same shape and valid region.")

@@ -1,5 +1,6 @@
 // Core tile ops (pl.tile.*), part 1: the RegisterTileOps entry point and the
-// element-wise compute ops (add, sub, mul, div, maximum, minimum, cast). Memory and
+// element-wise compute ops (add, sub, mul, div, maximum, minimum, cast, and the
+// tile-scalar forms adds, subs, muls, divs). Memory and
 // data-movement tile ops live in tile_memory_ops.cc.
 //
 // Element-wise tile ops take two tiles of the same shape and dtype in the vector
@@ -43,6 +44,25 @@ const Type* DeduceTileBinary(DeduceContext& dc) {
   return MakeTileType(dc.ctx, shape, lhs->dtype, MemorySpace::kVec, v);
 }
 
+// tile ⊕ scalar (adds/subs/muls/divs): the scalar (a literal converts) must have
+// the tile's dtype; the result is a Vec tile with the tile's shape and valid region.
+const Type* DeduceTileBinaryScalar(DeduceContext& dc) {
+  const TileType* lhs = ExpectTile(dc, 0);
+  if (!lhs || !ExpectVecOrUnset(dc, 0, lhs)) return nullptr;
+  const Expr* rhs = dc.args.size() > 1 ? dc.args[1] : nullptr;
+  if (rhs && Isa<TileType>(rhs->type))
+    return dc.ErrorAt(1, fmt::format("must be a scalar, got {}; for two tiles use pl.tile.{}",
+                                     TypeStr(rhs->type),
+                                     dc.op.name.substr(5, dc.op.name.size() - 6)));
+  if (!ExpectScalar(dc, 1)) return nullptr;
+  if (!ScalarAssignable(rhs, lhs->dtype))
+    return dc.ErrorAt(1, fmt::format("scalar dtype {} does not match 'lhs' dtype {}",
+                                     TypeStr(rhs->type), DTypeStr(lhs->dtype)));
+  TileView v = lhs->view.value_or(TileView{});
+  v.pad = PadValue::kNull;
+  return MakeTileType(dc.ctx, lhs->shape, lhs->dtype, MemorySpace::kVec, v);
+}
+
 const Type* DeduceTileCast(DeduceContext& dc) {
   const TileType* t = ExpectTile(dc, 0);
   if (!t || !ExpectVecOrUnset(dc, 0, t)) return nullptr;
@@ -71,6 +91,22 @@ void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& w
       .Deduce(DeduceTileBinary);
 }
 
+void RegisterBinaryScalar(OpRegistry& r, const std::string& name, const std::string& what) {
+  r.Register("tile." + name)
+      .Doc("Element-wise " + what +
+           " of a tile in pl.Mem.Vec and a scalar (a literal takes the tile's dtype). The "
+           "result is a Vec tile with the tile's shape and valid region.")
+      .Category("TileOp")
+      .Arg("lhs", "pl.Tile in pl.Mem.Vec")
+      .Arg("rhs", "scalar of the lhs dtype")
+      .Affinity(CoreAffinity::kVector)
+      .NoArgWrites()
+      .InputMemory(0, {MemorySpace::kVec})
+      .OutputMemory(MemorySpace::kVec)
+      .Placement(OpPlacement::kKernelOnly)
+      .Deduce(DeduceTileBinaryScalar);
+}
+
 }  // namespace
 
 void RegisterTileElementwiseOps(OpRegistry& r) {
@@ -80,6 +116,11 @@ void RegisterTileElementwiseOps(OpRegistry& r) {
   RegisterBinary(r, "div", "quotient");
   RegisterBinary(r, "maximum", "maximum");
   RegisterBinary(r, "minimum", "minimum");
+
+  RegisterBinaryScalar(r, "adds", "sum");
+  RegisterBinaryScalar(r, "subs", "difference");
+  RegisterBinaryScalar(r, "muls", "product");
+  RegisterBinaryScalar(r, "divs", "quotient");
 
   r.Register("tile.cast")
       .Doc("Convert every element of a Vec tile to target_type; same shape and valid region.")

@@ -3,6 +3,13 @@
 //    becomes `x = pl.tile.<op>(a_tile, b_tile)`. A tensor parameter operand is
 //    loaded once at function entry (`a_tile = pl.tile.load(a, [0, ...], shape,
 //    target_memory=pl.Mem.Vec)`), any other GM tensor right before the use.
+//    Scalar operands pass through; pl.tensor.add/sub/mul/div with a scalar rhs
+//    become pl.tile.adds/subs/muls/divs (as pl.tensor.adds/... do). A nested
+//    tensor-valued operand (a view, another element-wise op) is first made its
+//    own statement `tmp = ...` (converted like any other).
+//  * `x = pl.tensor.assemble(target, src, offset)` becomes
+//    `x = pl.tile.store(src_tile, offset, target)`: a converted src is stored
+//    from its tile, a GM src is loaded into a Vec tile first (as above).
 //  * A converted value returned by the kernel is stored at exit into a new
 //    Out parameter `<x>_out` (`x = pl.tile.store(x_tile, [0, ...], x_out)`);
 //    every call site passes a fresh `pl.tensor.create(shape, dtype=...)`.
@@ -55,10 +62,22 @@ class KernelConverter : public IRMutator {
     b_.SetSpan(s->span);
     std::vector<const Stmt*> pre;
     std::string_view n = c->OpName();
+    if (n == "tensor.assemble") {
+      const Call* st = Assemble(c, pre, s->span);
+      if (!st) return s;
+      pre.push_back(ctx_.Make<AssignStmt>(MutateVarDef(s->var), st, s->span));
+      return util::Seq(ctx_, std::move(pre), s->span);
+    }
     if (n.substr(0, 7) == "tensor.") {
+      std::string tile_op = "tile." + std::string(n.substr(7));
       std::vector<const Expr*> args;
       for (size_t i = 0; i < c->args.size(); ++i) {
-        const Expr* t = TileOf(c->args[i], pre, s->span);
+        if (i > 0 && Isa<ScalarType>(c->args[i]->type)) {  // tensor ⊕ scalar
+          if (i == 1 && c->args.size() == 2 && IsArith(n.substr(7))) tile_op += "s";
+          args.push_back(MutateExpr(c->args[i]));
+          continue;
+        }
+        const Expr* t = TileOf(NameNested(c->args[i], "tmp", pre, s->span), pre, s->span);
         if (!t) {
           diag_.Error(c->args[i]->span.IsKnown() ? c->args[i]->span : s->span,
                       fmt::format("convert-tensor-to-tile-ops: {}: operand {} is not a tensor; "
@@ -68,7 +87,7 @@ class KernelConverter : public IRMutator {
         }
         args.push_back(t);
       }
-      const Call* tc = b_.TryOp("tile." + std::string(n.substr(7)), args, MutateKwargs(c), {}, diag_);
+      const Call* tc = b_.TryOp(tile_op, args, MutateKwargs(c), {}, diag_);
       if (!tc) return s;
       const Var* tv = ctx_.NewVar(s->var->name_hint, tc->type, s->var->span);
       tiles[s->var] = tv;
@@ -83,11 +102,12 @@ class KernelConverter : public IRMutator {
 
   const Stmt* Mutate_EvalStmt(const EvalStmt* s) override {
     auto* c = As<Call>(s->expr);
-    if (!c || !NeedsTileConversion(*c) || c->OpName().substr(0, 7) == "tensor.")
+    bool assemble = c && c->IsOp("tensor.assemble");
+    if (!c || !NeedsTileConversion(*c) || (!assemble && c->OpName().substr(0, 7) == "tensor."))
       return IRMutator::Mutate_EvalStmt(s);
     b_.SetSpan(s->span);
     std::vector<const Stmt*> pre;
-    const Call* nc = RewriteComm(c, pre, s->span);
+    const Call* nc = assemble ? Assemble(c, pre, s->span) : RewriteComm(c, pre, s->span);
     if (!nc) return s;
     pre.push_back(ctx_.Make<EvalStmt>(nc, s->span));
     return util::Seq(ctx_, std::move(pre), s->span);
@@ -165,6 +185,37 @@ class KernelConverter : public IRMutator {
       return t;
     }
     return LoadTile(m, tt, (v ? v->name_hint : std::string("tmp")) + "_tile", span, pre);
+  }
+
+  static bool IsArith(std::string_view base) {
+    return base == "add" || base == "sub" || base == "mul" || base == "div";
+  }
+
+  // A nested tensor-valued call (`out[0:N, 0:W] = x[0:N, 0:W]`, `pl.mul(x[i:i + 1, :],
+  // 2.0)`, `out[...] = pl.mul(x, 2.0)`) becomes its own statement `<hint> = ...` first:
+  // a view is then loaded from a Var (what the PTO emitter reads), a nested
+  // element-wise op is converted like a top-level one.
+  const Expr* NameNested(const Expr* e, const char* hint, std::vector<const Stmt*>& pre, Span span) {
+    if (!Isa<Call>(e) || !util::TensorTypeOf(e)) return e;
+    const Var* v = ctx_.NewVar(hint, e->type, span);
+    if (const Stmt* st = MutateStmt(ctx_.Make<AssignStmt>(v, e, span)))
+      for (const Stmt* x : util::StmtList(st)) pre.push_back(x);
+    return v;
+  }
+
+  // tensor.assemble(target, src, offset) -> tile.store(src_tile, offset, target).
+  const Call* Assemble(const Call* c, std::vector<const Stmt*>& pre, Span span) {
+    const Expr* src = TileOf(NameNested(c->args[1], "assemble_src", pre, span), pre, span);
+    if (!src) {
+      diag_.Error(c->args[1]->span.IsKnown() ? c->args[1]->span : span,
+                  "convert-tensor-to-tile-ops: tensor.assemble: the source is not a tensor");
+      return nullptr;
+    }
+    // A nested view target (`pl.assemble(y[0:4, :], src, [0, 0])`) is named too.
+    const Expr* target = NameNested(c->args[0], "assemble_dst", pre, span);
+    b_.SetSpan(span);
+    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(target)}, {},
+                    c->attrs, diag_);
   }
 
   // rows/cols of the staging tile for a transfer of `extent`.
@@ -281,9 +332,9 @@ void CheckLeftoverUses(const Stmt* body, const std::unordered_map<const Var*, co
       reported.insert(v);
       diag.Error(cur ? cur->span : Span{},
                  fmt::format("convert-tensor-to-tile-ops: '{}' is computed by tensor ops that "
-                             "become tile ops, so it can only feed other tensor ops, "
-                             "pld.tensor.remote_store or the kernel's return; this use is not "
-                             "supported",
+                             "become tile ops, so it can only feed other element-wise tensor "
+                             "ops, the source of tensor.assemble, pld.tensor.remote_store or the "
+                             "kernel's return; this use is not supported",
                              v->name_hint));
     }
     const std::unordered_map<const Var*, const Var*>& tiles;

@@ -1,7 +1,7 @@
 // insert-comm-fence: memory-ordering markers around communication in kernels
 // (InCore / AIC / AIV bodies), one structural walk:
-//  * after a local publishing write — tile.store / tensor.write / pld.tile.get /
-//    pld.tensor.get whose destination is a DistributedTensor —
+//  * after a local publishing write — tile.store / tensor.write / tensor.assemble /
+//    pld.tile.get / pld.tensor.get whose destination is a DistributedTensor —
 //    `pl.system.cacheinvalid(dst, dst_shape, [0, ...])` + `pl.system.fence()`;
 //  * after a remote write — pld.tile.remote_store / pld.tensor.remote_store /
 //    pld.tile.put / pld.tensor.put — only `pl.system.fence()` (the peer-side
@@ -40,7 +40,9 @@ Need Classify(const Call& c, const Expr** dst) {
   if (!c.op) return Need::kOpaque;
   int idx = -1;
   if (n == "tile.store") idx = 2;
-  else if (n == "tensor.write" || n == "pld.tile.get" || n == "pld.tensor.get") idx = 0;
+  else if (n == "tensor.write" || n == "tensor.assemble" || n == "pld.tile.get" ||
+           n == "pld.tensor.get")
+    idx = 0;
   if (idx >= 0) {
     if (static_cast<size_t>(idx) < c.args.size() && Isa<DistributedTensorType>(c.args[idx]->type)) {
       *dst = c.args[idx];

@@ -166,7 +166,8 @@ class CtxThreader : public IRMutator {
 
   // The DistributedTensor an expression is a view/alias/write-back of: a plain
   // Var, or the first DistributedTensor Var argument of an op (a view's input,
-  // `pl.tile.store(t, offs, dst)`'s dst, a collective's target).
+  // `pl.tile.store(t, offs, dst)`'s dst, `pl.tensor.assemble(dst, src, offs)`'s
+  // dst, a collective's target).
   const Var* DerivedFrom(const Expr* e) {
     if (auto* v = AsVarLike(e)) return v;
     if (auto* c = As<Call>(e); c && c->op)

@@ -18,7 +18,8 @@ static constexpr std::array<std::string_view, 24> kElementwise = {
 bool NeedsTileConversion(const ir::Call& c) {
   if (!c.op) return false;
   std::string_view n = c.OpName();
-  if (n == "pld.tensor.put" || n == "pld.tensor.get" || n == "pld.tensor.remote_store")
+  if (n == "pld.tensor.put" || n == "pld.tensor.get" || n == "pld.tensor.remote_store" ||
+      n == "tensor.assemble")
     return true;
   if (n.substr(0, 7) != "tensor.") return false;
   std::string_view base = n.substr(7);

@@ -7,7 +7,8 @@
 namespace pypto::passes {
 
 // True for calls the pass converts: tensor.<op> with a registered tile.<op>
-// counterpart (elementwise compute), pld.tensor.put / get / remote_store.
+// counterpart (elementwise compute), tensor.assemble, pld.tensor.put / get /
+// remote_store.
 bool NeedsTileConversion(const ir::Call& c);
 
 }  // namespace pypto::passes

@@ -16,9 +16,9 @@ from ._types import (BF16, BFLOAT16, BOOL, DTYPES, FLOAT16, FLOAT32, FP16, FP32,
                      INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, DynVar,
                      InOut, Out, Ptr, Scalar, Tensor, Tile, Tuple, TypeAnnotation, dynamic)
 from ._stub import DSLUsageError
-from ._control import (add, at, cond, const, div, load, manual_scope, max, maximum, min,
-                       minimum, mul, parallel, range, read, split_aiv, spmd, store, sub, unroll,
-                       while_, write, yield_)
+from ._control import (add, assemble, at, cond, const, div, load, manual_scope, max, maximum,
+                       min, minimum, mul, parallel, range, read, split_aiv, spmd, store, sub,
+                       unroll, while_, write, yield_)
 from ._decorators import JitFunction, function, jit, program
 from . import system, tensor, tile
 from . import distributed
@@ -40,8 +40,8 @@ __all__ = [
     "InOut", "Out", "Ptr", "Scalar", "Tensor", "Tile", "Tuple", "TypeAnnotation", "DTYPES",
     "dynamic",
     "DSLUsageError",
-    "add", "at", "cond", "const", "div", "load", "manual_scope", "max", "maximum", "min",
-    "minimum", "mul", "parallel", "range", "read", "split_aiv", "spmd", "store", "sub",
+    "add", "assemble", "at", "cond", "const", "div", "load", "manual_scope", "max", "maximum",
+    "min", "minimum", "mul", "parallel", "range", "read", "split_aiv", "spmd", "store", "sub",
     "unroll", "while_", "write", "yield_",
     "JitFunction", "function", "jit", "program", "parse",
     "system", "tensor", "tile", "distributed",

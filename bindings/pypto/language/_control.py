@@ -99,24 +99,35 @@ def write(dst, offsets, value):
     """Writes one scalar element of a tensor or tile."""
 
 
+@dsl_op("pl.assemble")
+def assemble(target, source, offset):
+    """Writes tensor ``source`` into the region of ``target`` at ``offset`` and returns the
+    written target (``pl.tensor.assemble``); a tile ``source`` is stored there
+    (``pl.tile.store(source, offset, target)``)."""
+
+
 @dsl_op("pl.add")
 def add(lhs, rhs):
-    """Element-wise add of tiles or tensors, or scalar addition."""
+    """Element-wise add of tiles or tensors, of a tile or tensor and a scalar
+    (``pl.tile.adds`` / ``pl.tensor.adds``), or scalar addition."""
 
 
 @dsl_op("pl.sub")
 def sub(lhs, rhs):
-    """Element-wise subtract of tiles or tensors, or scalar subtraction."""
+    """Element-wise subtract of tiles or tensors, of a tile or tensor and a scalar
+    (``pl.tile.subs`` / ``pl.tensor.subs``), or scalar subtraction."""
 
 
 @dsl_op("pl.mul")
 def mul(lhs, rhs):
-    """Element-wise multiply of tiles or tensors, or scalar multiplication."""
+    """Element-wise multiply of tiles or tensors, of a tile or tensor and a scalar
+    (``pl.tile.muls`` / ``pl.tensor.muls``), or scalar multiplication."""
 
 
 @dsl_op("pl.div")
 def div(lhs, rhs):
-    """Element-wise divide of tiles or tensors, or scalar division."""
+    """Element-wise divide of tiles or tensors, of a tile or tensor by a scalar
+    (``pl.tile.divs`` / ``pl.tensor.divs``), or scalar division."""
 
 
 @dsl_op("pl.maximum")

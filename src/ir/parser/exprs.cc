@@ -450,35 +450,10 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
     Error(e->span, "tensor subscripts are not supported (tensor.slice is not registered)");
     return nullptr;
   }
-  std::vector<const Expr*> shape, offset, drop;
-  for (size_t d = 0; d < rank; ++d) {
-    if (d < idx.size() && ix[d]) {  // integer index: extent 1, dropped
-      shape.push_back(ctx_.Int(1));
-      offset.push_back(ix[d]);
-      drop.push_back(ctx_.Int(static_cast<int64_t>(d)));
-    } else if (d < idx.size()) {  // lo:hi slice
-      const PyExpr* sl = idx[d];
-      if (sl->c) {
-        Error(sl->c->span, "slice steps are not supported");
-        return nullptr;
-      }
-      const Expr* lo = sl->a ? LowerScalar(sl->a, "slice start") : ctx_.Int(0);
-      const Expr* hi = sl->b ? LowerScalar(sl->b, "slice stop") : tt->shape[d];
-      if (!lo || !hi) return nullptr;
-      auto* clo = As<ConstInt>(lo);
-      auto* chi = As<ConstInt>(hi);
-      const Expr* ext = clo && chi ? ctx_.Int(chi->value - clo->value)
-                                   : (clo && clo->value == 0 ? hi
-                                                             : MakeBinary(BinaryOp::kSub, hi, lo,
-                                                                          sl->span, false));
-      if (!ext) return nullptr;
-      shape.push_back(ext);
-      offset.push_back(lo);
-    } else {
-      shape.push_back(tt->shape[d]);
-      offset.push_back(ctx_.Int(0));
-    }
-  }
+  SubscriptRegion reg;
+  if (!LowerSubscriptRegion(idx, ix, tt->shape, &reg)) return nullptr;
+  std::vector<const Expr*> shape = std::move(reg.shape), offset = std::move(reg.offset),
+                           drop = std::move(reg.drop);
   std::vector<const Expr*> args = {base, tuple_of(shape), tuple_of(offset)};
   if (!drop.empty() && op->args.size() >= 5) {
     args.push_back(tuple_of({}));
@@ -488,6 +463,52 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
   std::vector<Span> spans(args.size(), UseSpan(e->b));
   spans[0] = UseSpan(e->a);
   return MakeOpCall(ctx_, *op, std::move(args), {}, {}, e->span, diag_, std::move(spans));
+}
+
+// The region `x[idx]` selects in a tensor of dims `dims` (ix[d] is the lowered
+// integer index of item d, nullptr for a slice item): an integer index gives
+// extent 1 (listed in `drop`), `lo:hi` gives extent hi - lo at lo, a missing
+// item the whole dim.
+bool Lowerer::LowerSubscriptRegion(const std::vector<const PyExpr*>& idx,
+                                   const std::vector<const Expr*>& ix,
+                                   const std::vector<const Expr*>& dims,
+                                   SubscriptRegion* out) {
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (d < idx.size() && ix[d]) {  // integer index: extent 1, dropped
+      out->shape.push_back(ctx_.Int(1));
+      out->offset.push_back(ix[d]);
+      out->drop.push_back(ctx_.Int(static_cast<int64_t>(d)));
+    } else if (d < idx.size()) {  // lo:hi slice
+      const PyExpr* sl = idx[d];
+      if (sl->c) {
+        Error(sl->c->span, "slice steps are not supported");
+        return false;
+      }
+      const Expr* lo = sl->a ? LowerScalar(sl->a, "slice start") : ctx_.Int(0);
+      const Expr* hi = sl->b ? LowerScalar(sl->b, "slice stop") : dims[d];
+      if (!lo || !hi) return false;
+      auto* clo = As<ConstInt>(lo);
+      auto* chi = As<ConstInt>(hi);
+      // `lo:lo + c` (either operand order) has the static extent c.
+      const Expr* plus_c = nullptr;
+      if (auto* b = As<BinaryExpr>(hi); b && b->op == BinaryOp::kAdd) {
+        if (Isa<ConstInt>(b->rhs) && ExprEq(b->lhs, lo)) plus_c = b->rhs;
+        else if (Isa<ConstInt>(b->lhs) && ExprEq(b->rhs, lo)) plus_c = b->lhs;
+      }
+      const Expr* ext = clo && chi ? ctx_.Int(chi->value - clo->value)
+                        : plus_c   ? ctx_.Int(Cast<ConstInt>(plus_c)->value)
+                                   : (clo && clo->value == 0 ? hi
+                                                             : MakeBinary(BinaryOp::kSub, hi, lo,
+                                                                          sl->span, false));
+      if (!ext) return false;
+      out->shape.push_back(ext);
+      out->offset.push_back(lo);
+    } else {
+      out->shape.push_back(dims[d]);
+      out->offset.push_back(ctx_.Int(0));
+    }
+  }
+  return true;
 }
 
 }  // namespace pypto::ir::parser

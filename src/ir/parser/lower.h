@@ -77,6 +77,13 @@ class Lowerer {
   std::optional<DataType> DTypeOf(const PyExpr* e);  // pl.FP32 -> kFP32
   std::optional<std::pair<EnumKind, int>> EnumOf(const PyExpr* e);
   const Expr* LowerSubscript(const PyExpr* e);
+  // The region a tensor subscript selects (see LowerSubscriptRegion in exprs.cc).
+  struct SubscriptRegion {
+    std::vector<const Expr*> shape, offset, drop;
+  };
+  bool LowerSubscriptRegion(const std::vector<const PyExpr*>& idx,
+                            const std::vector<const Expr*>& ix, const std::vector<const Expr*>& dims,
+                            SubscriptRegion* out);
   const Expr* LowerList(const PyExpr* e);  // [a, b] / (a, b) -> MakeTuple
 
   // calls.cc
@@ -106,6 +113,8 @@ class Lowerer {
   // Without `call`, `spans` are the operands' use-site spans (see UseSpan).
   const Expr* DispatchByKind(const std::string& base, std::vector<const Expr*> args,
                              const PyExpr* call, Span s, std::vector<Span> spans = {});
+  // A ConstInt/ConstFloat literal converted to dtype `dt` (other exprs unchanged).
+  const Expr* LiteralAsDType(const Expr* e, DataType dt);
 
   // stmts.cc
   const Stmt* LowerBlock(const std::vector<PyStmt*>& body, Span span);
@@ -133,6 +142,8 @@ class Lowerer {
 
   // stmts.cc
   void LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out);
+  // subscript_assign.cc: `x[a:b, c] = v` (tensor.assemble / tile.store / tensor.write).
+  void LowerSubscriptAssign(const PyStmt* s, std::vector<const Stmt*>* out);
   void BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
                   const Expr* value, Span s, std::vector<const Stmt*>* out,
                   std::string_view annotation_text = {});

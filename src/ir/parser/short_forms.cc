@@ -3,7 +3,12 @@
 //   pl.const(v, dt)            -> ConstInt / ConstFloat / ConstBool of dtype dt
 //   pl.cast(x, dt)             -> UnaryExpr kCast (scalar) | tensor.cast | tile.cast
 //   pl.min / pl.max / pl.abs   -> scalar Min / Max / Abs
-//   pl.add/sub/mul/div/maximum/minimum -> tile.* | tensor.* | scalar BinaryExpr
+//   pl.add/sub/mul/div/maximum/minimum -> tile.* | tensor.* | scalar BinaryExpr;
+//                              pl.add/sub/mul/div(tile or tensor, scalar) ->
+//                              tile.adds/subs/muls/divs | tensor.adds/... (a literal
+//                              scalar takes the tile's / tensor's dtype)
+//   pl.assemble(target, src, offset) -> tensor.assemble; a tile src is
+//                              tile.store(src, offset, target)
 //   pl.load/pl.store           -> tile.load / tile.store (a lower-rank tile gets `shapes`)
 //   pl.read/pl.write           -> tile.read|write or tensor.read|write
 //   pl.create_tensor           -> tensor.create
@@ -32,12 +37,38 @@ std::optional<BinaryOp> ScalarOpFor(const std::string& base) {
   return std::nullopt;
 }
 
+bool HasScalarForm(const std::string& base) {
+  return base == "add" || base == "sub" || base == "mul" || base == "div";
+}
+
 }  // namespace
+
+// A literal scalar operand of a tile/tensor op takes the element dtype
+// (`pl.add(x_fp16, 1)` adds pl.const(1.0, pl.FP16)); other scalars are kept.
+const Expr* Lowerer::LiteralAsDType(const Expr* e, DataType dt) {
+  if (auto* ci = As<ConstInt>(e)) {
+    if (ci->dtype() == dt || dt == DataType::kBool) return e;
+    if (IsFloat(dt)) return ctx_.Float(double(ci->value), dt, e->span);
+    return ctx_.Int(ci->value, dt, e->span);
+  }
+  if (auto* cf = As<ConstFloat>(e); cf && IsFloat(dt) && cf->dtype() != dt)
+    return ctx_.Float(cf->value, dt, e->span);
+  return e;
+}
 
 const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const Expr*> args,
                                     const PyExpr* call, Span s, std::vector<Span> spans) {
   const Expr* first = args.empty() ? nullptr : args[0];
   std::string opname;
+  // tile/tensor ⊕ scalar: the scalar form <base>s (upstream's adds/subs/muls/divs).
+  if (first && args.size() == 2 && args[1] && HasScalarForm(base) &&
+      Isa<ScalarType>(args[1]->type) && !Isa<ScalarType>(first->type)) {
+    if (const TensorType* tt = AsTensorTypeLike(first->type))
+      args[1] = LiteralAsDType(args[1], tt->dtype);
+    else if (const auto* tl = As<TileType>(first->type))
+      args[1] = LiteralAsDType(args[1], tl->dtype);
+    return DispatchByKind(base + "s", std::move(args), call, s, std::move(spans));
+  }
   if (first && Isa<TileType>(first->type)) {
     opname = "tile." + base;
   } else if (first && AsTensorTypeLike(first->type)) {
@@ -205,6 +236,26 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
       return nullptr;
     }
     return DispatchByKind(name.substr(3), std::move(pos), call, s);
+  }
+
+  if (name == "pl.assemble") {
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(call, &pos)) return nullptr;
+    // (target, source, offset); a tile source is stored into the region.
+    if (pos.size() >= 2 && Isa<TileType>(pos[1]->type)) {
+      if (pos.size() != 3 || !call->kwargs.empty()) {
+        Error(s, "pl.assemble: with a tile source pass target, source and offset positionally "
+                 "(it becomes pl.tile.store(source, offset, target))");
+        return nullptr;
+      }
+      const OpDef* op = FindOpOrReport("pl.tile.store", s);
+      if (!op) return nullptr;
+      return MakeOpCall(ctx_, *op, {pos[1], pos[2], pos[0]}, {}, {}, s, diag_,
+                        {UseSpan(call->items[1]), UseSpan(call->items[2]),
+                         UseSpan(call->items[0])});
+    }
+    const OpDef* op = FindOpOrReport("pl.tensor.assemble", s);
+    return op ? BuildOpCall(*op, std::move(pos), call) : nullptr;
   }
 
   static const char* kElementwise[] = {"add", "sub", "mul", "div", "maximum", "minimum"};

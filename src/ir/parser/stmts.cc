@@ -180,10 +180,9 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
 
 void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
   std::vector<const PyExpr*> names;
+  if (s->target->kind == EK::kSubscript) return LowerSubscriptAssign(s, out);
   if (!TargetNames(s->target, &names)) {
-    Error(s->target->span, s->target->kind == EK::kSubscript
-                               ? "assignment to a subscript is not supported; use pl.write(...)"
-                               : "can only assign to a name or a tuple of names");
+    Error(s->target->span, "can only assign to a name or a tuple of names");
     return;
   }
   for (const PyExpr* n : names) {
@@ -302,7 +301,12 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
 
 // Names assigned anywhere inside `s`'s nested blocks, in source order.
 static void NestedAssignTargets(const PyStmt* s, bool nested, std::vector<const PyExpr*>* out) {
-  if (nested && (s->kind == SK::kAssign || s->kind == SK::kAugAssign)) TargetNames(s->target, out);
+  if (nested && (s->kind == SK::kAssign || s->kind == SK::kAugAssign)) {
+    if (s->target->kind == EK::kSubscript && s->target->a->kind == EK::kName)
+      out->push_back(s->target->a);  // `x[a:b] = v` re-binds x (subscript_assign.cc)
+    else
+      TargetNames(s->target, out);
+  }
   for (const PyStmt* c : s->body) NestedAssignTargets(c, true, out);
   for (const PyStmt* c : s->orelse) NestedAssignTargets(c, true, out);
 }

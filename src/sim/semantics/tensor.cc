@@ -25,9 +25,11 @@ Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a, ElemOp op
     rv = ex.ReadRegion(r, ex.device(), Zeros(r.rank()), valid, "rhs");
   }
   std::vector<double> lv = ex.ReadRegion(l, ex.device(), Zeros(l.rank()), valid, "lhs");
+  // A scalar operand is first converted to the tensor's dtype (as the hardware does).
+  double sv = scalar ? CastScalar(a[1], l.dtype).AsDouble() : 0;
   bool dz = false;
   for (size_t i = 0; i < lv.size(); ++i)
-    lv[i] = ApplyElemTyped(op, l.dtype, lv[i], scalar ? a[1].AsDouble() : rv[i], &dz);
+    lv[i] = ApplyElemTyped(op, l.dtype, lv[i], scalar ? sv : rv[i], &dz);
   if (dz) ex.Fail("integer division by zero");
   auto out = NewHostTensor(l.dtype, l.shape);
   out->valid = valid;
@@ -133,6 +135,25 @@ Value TCast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   return Value::Of(out);
 }
 
+// tensor.assemble: the source's valid region is written at `offset` of the
+// target (in place, like tile.store); returns the target.
+Value TAssemble(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  const Value* tv = Exec::Arg(c, a, "target");
+  const TensorVal& t = ex.Tensor(*tv, "target");
+  const TensorVal& src = ex.Tensor(*Exec::Arg(c, a, "source"), "source");
+  std::vector<int64_t> off = ex.Ints(*Exec::Arg(c, a, "offset"), "offset");
+  if (src.rank() != t.rank() || off.size() != t.rank())
+    ex.Fail(fmt::format("source rank {} / offsets rank {} do not match target rank {}", src.rank(),
+                        off.size(), t.rank()));
+  for (size_t k = 0; k < t.rank(); ++k)
+    if (off[k] < 0 || off[k] + src.valid[k] > t.shape[k])
+      ex.Fail(fmt::format("region at offsets {} with extents {} exceeds target shape {}",
+                          ShapeString(off), ShapeString(src.valid), ShapeString(t.shape)));
+  std::vector<double> v = ex.ReadRegion(src, ex.device(), Zeros(src.rank()), src.valid, "source");
+  ex.WriteRegion(t, ex.device(), off, src.valid, v.data(), false, "target");
+  return *tv;
+}
+
 Value NoOp(Exec&, const ir::Call&, std::vector<Value>&) { return Value::None(); }
 
 }  // namespace
@@ -144,6 +165,11 @@ void RegisterTensorSemantics(OpTable& t) {
   t.fns["tensor.div"] = TDiv;
   t.fns["tensor.maximum"] = TMax;
   t.fns["tensor.minimum"] = TMin;
+  t.fns["tensor.adds"] = TAdd;
+  t.fns["tensor.subs"] = TSub;
+  t.fns["tensor.muls"] = TMul;
+  t.fns["tensor.divs"] = TDiv;
+  t.fns["tensor.assemble"] = TAssemble;
   t.fns["tensor.create"] = TCreate;
   t.fns["tensor.view"] = TView;
   t.fns["tensor.slice"] = TSlice;

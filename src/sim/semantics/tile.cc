@@ -245,6 +245,21 @@ Value TileBinary(Exec& ex, std::vector<Value>& a, ElemOp op) {
   return Value::Of(out);
 }
 
+// Tile ⊕ scalar: the scalar is converted to the tile's dtype first (as the
+// emitted pto.t*s op does), then each valid element is computed and rounded once.
+Value TileScalar(Exec& ex, std::vector<Value>& a, ElemOp op) {
+  const TileVal& l = ex.Tile(a[0], "lhs");
+  double s = CastScalar(a[1], l.dtype).AsDouble();
+  auto out = NewTile(l.dtype, l.shape);
+  out->valid = l.valid;
+  bool dz = false;
+  ForEachIn(l.shape, out->valid, [&](int64_t ti, int64_t) {
+    out->data[ti] = ApplyElemTyped(op, l.dtype, l.data[ti], s, &dz);
+  });
+  if (dz) ex.Fail("integer division by zero");
+  return Value::Of(out);
+}
+
 // Conversion rounds to nearest-even for floats and truncates toward zero for
 // float -> int (saturating), matching the scalar cast.
 Value Cast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
@@ -268,6 +283,13 @@ BIN(Div, ElemOp::kDiv)
 BIN(Max, ElemOp::kMax)
 BIN(Min, ElemOp::kMin)
 #undef BIN
+#define BINS(NAME, OP) \
+  Value NAME(Exec& ex, const ir::Call&, std::vector<Value>& a) { return TileScalar(ex, a, OP); }
+BINS(AddS, ElemOp::kAdd)
+BINS(SubS, ElemOp::kSub)
+BINS(MulS, ElemOp::kMul)
+BINS(DivS, ElemOp::kDiv)
+#undef BINS
 
 }  // namespace
 
@@ -288,6 +310,10 @@ void RegisterTileSemantics(OpTable& t) {
   t.fns["tile.div"] = Div;
   t.fns["tile.maximum"] = Max;
   t.fns["tile.minimum"] = Min;
+  t.fns["tile.adds"] = AddS;
+  t.fns["tile.subs"] = SubS;
+  t.fns["tile.muls"] = MulS;
+  t.fns["tile.divs"] = DivS;
 }
 
 }  // namespace pypto::sim

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 #include <deque>
 
 #include "text_names.h"
@@ -31,6 +32,45 @@ std::string_view TokKindName(Tok k) {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// What a byte starts, looked up once per token in Step (a chain of compares
+// was the lexer's main cost). kIdent also marks identifier characters.
+enum CharClass : uint8_t {
+  kCOther, kCBlank, kCLineBreak, kCHash, kCBackslash, kCIdent, kCDigit, kCDot, kCQuote, kCHigh,
+};
+struct CharTable {
+  uint8_t cls[256];
+  bool ident[256];  // identifier character (letters, digits, '_')
+  constexpr CharTable() : cls(), ident() {
+    for (int c = 0; c < 256; ++c) {
+      uint8_t k = kCOther;
+      if (c == ' ' || c == '\t' || c == '\f') k = kCBlank;
+      else if (c == '\n' || c == '\r') k = kCLineBreak;
+      else if (c == '#') k = kCHash;
+      else if (c == '\\') k = kCBackslash;
+      else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') k = kCIdent;
+      else if (c >= '0' && c <= '9') k = kCDigit;
+      else if (c == '.') k = kCDot;
+      else if (c == '"' || c == '\'') k = kCQuote;
+      else if (c >= 0x80) k = kCHigh;
+      cls[c] = k;
+      ident[c] = k == kCIdent || k == kCDigit;
+    }
+  }
+};
+constexpr CharTable kChars;
+
+// Bytes Lexer::SkipBlock must look at within a line; it steps over the rest.
+struct SkimTable {
+  bool stop[256];
+  constexpr SkimTable() : stop() {
+    for (char c : std::string_view("\n\r#\\\"'()[]{}")) stop[static_cast<unsigned char>(c)] = true;
+  }
+};
+constexpr SkimTable kSkimTable;
+constexpr const bool* kSkimStop = kSkimTable.stop;
+inline uint8_t ClassOf(char c) { return kChars.cls[static_cast<unsigned char>(c)]; }
+inline bool IdentChar(char c) { return kChars.ident[static_cast<unsigned char>(c)]; }
 int HexVal(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -99,8 +139,13 @@ class Lexer {
   }
 
   // Token `idx` (absolute), lexing as far as needed; past the end, the EOF token.
+  // Lexes in batches, up to kAhead tokens past `idx` but never past the end of a
+  // logical line (SkipBlock needs the NEWLINE of a header to be the last token
+  // lexed), so the parser does not call in for every token.
+  static constexpr size_t kAhead = 32;
+  static_assert(kAhead + kMaxNesting + 8 < TokenStream::kRing / 2);
   const Token& At(size_t idx) {
-    while (emitted_ <= idx && !done_) {
+    while (!done_ && (emitted_ <= idx || (emitted_ < idx + kAhead && !Last().Is(Tok::kNewline)))) {
       if (fatal_ || pos_ >= s_.size()) Finish();
       else Step();
     }
@@ -124,7 +169,118 @@ class Lexer {
     return found;
   }
 
+  // See TokenStream::SkipBlock.
+  bool SkipBlock(size_t newline_idx, BlockEnd* end) {
+    if (emitted_ != newline_idx + 1 || !at_line_start_ || !brackets_.empty() || !ok_ ||
+        fatal_ || done_ || !Last().Is(Tok::kNewline))
+      return false;
+    const size_t n = s_.size();
+    const std::string& top = indents_.back();
+    auto blank = [this](size_t p) { return s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f'; };
+    auto line_break = [this, n](size_t p) { return p < n && (s_[p] == '\n' || s_[p] == '\r'); };
+    size_t p = pos_;            // start of the current physical line
+    size_t ls = line_start_;    // (as NewLine keeps them)
+    int line = line_;
+    // Consumes the line break at q (as NewLine does) and starts the next line.
+    auto next_line = [&](size_t q) {
+      if (s_[q] == '\r' && q + 1 < n && s_[q + 1] == '\n') ++q;
+      ++q;
+      ++line;
+      ls = q;
+      return q;
+    };
+    std::string_view block;  // indentation of the block's first line
+    for (;;) {
+      // At the start of a logical line (p == ls).
+      size_t q = p;
+      while (q < n && blank(q)) ++q;
+      if (q < n && (s_[q] == '#' || line_break(q))) {  // blank or comment-only line
+        while (q < n && !line_break(q)) ++q;
+        if (q >= n) return block.empty() ? false : Resume(n, ls, line, end);
+        p = next_line(q);
+        continue;
+      }
+      if (q >= n) return block.empty() ? false : Resume(n, ls, line, end);
+      std::string_view ind = s_.substr(p, q - p);
+      if (block.empty()) {
+        // The first line must open a deeper level (else: a syntax error).
+        if (ind.size() <= top.size() || ind.substr(0, top.size()) != top) return false;
+        block = ind;
+      } else if (ind.size() < block.size() || ind.substr(0, block.size()) != block) {
+        // Back out of the block: the lexer resumes here (its DEDENTs follow).
+        if (block.substr(0, ind.size()) != ind) return false;  // tabs/spaces mixed
+        pos_ = p;
+        line_start_ = ls;
+        line_ = line;
+        end->pos = q;
+        end->line = line + line_offset_;
+        return true;
+      }
+      // Rest of the logical line: strings, comments, brackets, continuations.
+      int depth = 0;
+      for (;;) {
+        if (q >= n) {
+          if (depth > 0) return false;
+          return Resume(n, ls, line, end);
+        }
+        char c = s_[q];
+        if (!kSkimStop[static_cast<unsigned char>(c)]) {
+          ++q;
+          continue;
+        }
+        if (c == '\n' || c == '\r') {
+          q = next_line(q);
+          if (depth == 0) break;
+        } else if (c == '#') {
+          while (q < n && !line_break(q)) ++q;
+        } else if (c == '\\') {
+          if (!line_break(q + 1)) return false;
+          q = next_line(q + 1);
+        } else if (c == '"' || c == '\'') {
+          bool triple = q + 2 < n && s_[q + 1] == c && s_[q + 2] == c;
+          q += triple ? 3 : 1;
+          for (;;) {
+            if (q >= n) return false;
+            char ch = s_[q];
+            if (ch == c && (!triple || (q + 2 < n && s_[q + 1] == c && s_[q + 2] == c))) {
+              q += triple ? 3 : 1;
+              break;
+            }
+            if (ch == '\n' || ch == '\r') {
+              if (!triple) return false;
+              q = next_line(q);
+            } else if (ch == '\\') {
+              if (q + 1 >= n) return false;
+              q = line_break(q + 1) ? next_line(q + 1) : q + 2;
+            } else {
+              ++q;
+            }
+          }
+        } else if (c == '(' || c == '[' || c == '{') {
+          if (++depth > kMaxNesting) return false;
+          ++q;
+        } else if (c == ')' || c == ']' || c == '}') {
+          if (--depth < 0) return false;
+          ++q;
+        } else {
+          ++q;
+        }
+      }
+      p = q;
+    }
+  }
+
  private:
+  // SkipBlock ran into the end of the text: lexing resumes there.
+  bool Resume(size_t n, size_t ls, int line, BlockEnd* end) {
+    pos_ = n;
+    line_start_ = ls;
+    line_ = line;
+    end->pos = n;
+    end->line = line + line_offset_;
+    return true;
+  }
+
   // End of input (or a fatal error): closing NEWLINE, DEDENTs and EOF.
   void Finish() {
     done_ = true;
@@ -163,11 +319,14 @@ class Lexer {
     ok_ = false;
     diag_.Error(sp, std::move(msg));
   }
+  // Only the fields every token has are set: the value fields (ival/fval, str)
+  // are written by Number/String, the only producers of the kinds that have them.
   Token& Emit(Tok k, size_t start, size_t len) {
     Token& t = ring_[emitted_++ & (TokenStream::kRing - 1)];
-    t = Token();
     t.kind = k;
-    t.text = s_.substr(start, len);
+    t.int_overflow = false;
+    t.fstring = false;
+    t.text = std::string_view(s_.data() + start, len);
     t.span = SpanAt(start, len);
     return t;
   }
@@ -183,17 +342,29 @@ class Lexer {
   bool AtLineBreak(size_t p) const { return p < s_.size() && (s_[p] == '\n' || s_[p] == '\r'); }
 
   bool CheckUtf8() {
-    size_t line_start = 0;
-    int line = 1;
-    for (size_t i = 0; i < s_.size();) {
-      if (s_[i] == '\n') {
+    const size_t n_bytes = s_.size();
+    const char* d = s_.data();
+    for (size_t i = 0; i < n_bytes;) {
+      // ASCII runs eight bytes at a time.
+      if (i + 8 <= n_bytes) {
+        uint64_t w;
+        std::memcpy(&w, d + i, 8);
+        if ((w & 0x8080808080808080ull) == 0) {
+          i += 8;
+          continue;
+        }
+      }
+      if (static_cast<unsigned char>(d[i]) < 0x80) {
         ++i;
-        ++line;
-        line_start = i;
         continue;
       }
       size_t n = Utf8Len(s_, i);
       if (n == 0) {
+        // The position is only worked out for the error (lines end at '\n').
+        size_t line_start = 0;
+        int line = 1;
+        for (size_t k = 0; k < i; ++k)
+          if (d[k] == '\n') ++line, line_start = k + 1;
         Span sp{file_, line + line_offset_, static_cast<int32_t>(i - line_start + 1), 1};
         Error(sp, fmt::format("invalid UTF-8 byte 0x{:02X}; IR text must be UTF-8",
                               static_cast<unsigned char>(s_[i])));
@@ -223,42 +394,45 @@ class Lexer {
       at_line_start_ = false;
       if (fatal_) return;
     }
+    // Blanks between tokens are skipped here rather than in a step of their own.
+    while (ClassOf(s_[pos_]) == kCBlank)
+      if (++pos_ >= s_.size()) return;
     char c = s_[pos_];
-    if (c == ' ' || c == '\t' || c == '\f') {
-      // A run of blanks at once (one step per byte did the same, slower).
-      do ++pos_;
-      while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\f'));
-    } else if (c == '\n' || c == '\r') {
-      if (brackets_.empty()) {
-        Emit(Tok::kNewline, pos_, 1);
-        at_line_start_ = true;
-      }
-      NewLine();
-    } else if (c == '#') {
-      while (pos_ < s_.size() && !AtLineBreak(pos_)) ++pos_;
-    } else if (c == '\\') {
-      if (AtLineBreak(pos_ + 1)) {
-        ++pos_;
-        NewLine();
-      } else {
-        Error(SpanAt(pos_, 1), "unexpected character after line continuation character '\\'");
-        ++pos_;
-      }
-    } else if (text::IsIdentStart(c)) {
-      Ident();
-    } else if (IsDigit(c) || (c == '.' && pos_ + 1 < s_.size() && IsDigit(s_[pos_ + 1]))) {
-      Number();
-    } else if (c == '"' || c == '\'') {
-      String(pos_, pos_, false);
-    } else if (static_cast<unsigned char>(c) >= 0x80) {
+    switch (ClassOf(c)) {
+      case kCIdent: return Ident();
+      case kCOther: return Operator();
+      case kCDigit: return Number();
+      case kCDot:
+        if (pos_ + 1 < s_.size() && IsDigit(s_[pos_ + 1])) return Number();
+        return Operator();
+      case kCLineBreak:
+        if (brackets_.empty()) {
+          Emit(Tok::kNewline, pos_, 1);
+          at_line_start_ = true;
+        }
+        return NewLine();
+      case kCHash:
+        while (pos_ < s_.size() && !AtLineBreak(pos_)) ++pos_;
+        return;
+      case kCBackslash:
+        if (AtLineBreak(pos_ + 1)) {
+          ++pos_;
+          NewLine();
+        } else {
+          Error(SpanAt(pos_, 1), "unexpected character after line continuation character '\\'");
+          ++pos_;
+        }
+        return;
+      case kCQuote: return String(pos_, pos_, false);
+      default: break;  // kCHigh
+    }
+    {
       size_t n = Utf8Len(s_, pos_);
       uint32_t cp = static_cast<unsigned char>(c) & (0x7F >> n);
       for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s_[pos_ + k]) & 0x3F);
       Error(SpanAt(pos_, n), fmt::format("unexpected character U+{:04X}; identifiers and "
                                          "operators must be ASCII", cp));
       pos_ += n;
-    } else {
-      Operator();
     }
   }
 
@@ -296,8 +470,9 @@ class Lexer {
 
   void Ident() {
     size_t start = pos_;
-    while (pos_ < s_.size() && text::IsIdentChar(s_[pos_])) ++pos_;
-    std::string_view id = s_.substr(start, pos_ - start);
+    const size_t n = s_.size();
+    while (pos_ < n && IdentChar(s_[pos_])) ++pos_;
+    std::string_view id(s_.data() + start, pos_ - start);
     if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'') && id.size() <= 2) {
       bool raw = false, valid = true, fmt_string = false;
       for (char ch : id) {
@@ -315,7 +490,7 @@ class Lexer {
         return;
       }
     }
-    if (record_defs_ && id == "def") {
+    if (record_defs_ && id.size() == 3 && id == "def") {
       auto snap = std::make_shared<LexSnapshot>();
       snap->text = s_;
       snap->file = file_;
@@ -332,6 +507,30 @@ class Lexer {
 
   void Number() {
     size_t start = pos_;
+    {
+      // Fast path: a plain decimal integer (digits, then no '.', '_', exponent,
+      // base letter or other identifier character).
+      const size_t n = s_.size();
+      size_t q = pos_;
+      while (q < n && IsDigit(s_[q])) ++q;
+      if (q > start && (q >= n || (!IdentChar(s_[q]) && s_[q] != '.'))) {
+        uint64_t v = 0;
+        bool over = false;
+        for (size_t k = start; k < q; ++k) {
+          uint64_t d = static_cast<uint64_t>(s_[k] - '0');
+          if (v > (UINT64_MAX - d) / 10) {
+            over = true;
+            break;
+          }
+          v = v * 10 + d;
+        }
+        pos_ = q;
+        Token& t = Emit(Tok::kInt, start, q - start);
+        t.ival = v;
+        t.int_overflow = over;
+        return;
+      }
+    }
     bool is_float = false, bad = false;
     int base = 10;
     if (s_[pos_] == '0' && pos_ + 1 < s_.size()) {
@@ -395,7 +594,7 @@ class Lexer {
     if (bad) {
       Error(SpanAt(start, len),
             fmt::format("invalid number literal '{}'", s_.substr(start, len)));
-      Emit(Tok::kInt, start, len);
+      Emit(Tok::kInt, start, len).ival = 0;
       return;
     }
     if (is_float) {
@@ -515,13 +714,6 @@ class Lexer {
     //   **= //= >>= <<= ...   ** // << >> <= >= == != -> := += -= *= /= %= &= |= ^= @=
     // decided on the next two bytes (0 past the end: never part of an operator).
     char n1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
-    char n2 = pos_ + 2 < s_.size() ? s_[pos_ + 2] : '\0';
-    bool doubled = n1 == c && (c == '*' || c == '/' || c == '<' || c == '>');
-    if (doubled && n2 == '=') return EmitOp(3);
-    if (c == '.' && n1 == '.' && n2 == '.') return EmitOp(3);
-    if (doubled || (c == '=' && n1 == '=') || (c == '-' && n1 == '>')) return EmitOp(2);
-    if (n1 == '=' && std::string_view("<>!:+-*/%&|^@").find(c) != std::string_view::npos)
-      return EmitOp(2);
     switch (c) {
       case '(': case '[': case '{': {
         Span sp = SpanAt(pos_, 1);
@@ -549,18 +741,30 @@ class Lexer {
         brackets_.pop_back();
         return EmitOp(1);
       }
-      case '+': case '-': case '*': case '/': case '%': case '@': case '&': case '|':
-      case '^': case '~': case '<': case '>': case ',': case ':': case '.': case ';':
-      case '=':
+      case ',': case ';': case '~':
         return EmitOp(1);
-      default: {
-        unsigned char uc = static_cast<unsigned char>(c);
-        std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
-                                                    : fmt::format("0x{:02X}", uc);
-        Error(SpanAt(pos_, 1), fmt::format("unexpected character {}", shown));
-        ++pos_;
-      }
+      case '.':
+        return EmitOp(n1 == '.' && pos_ + 2 < s_.size() && s_[pos_ + 2] == '.' ? 3 : 1);
+      case '=':
+        return EmitOp(n1 == '=' ? 2 : 1);
+      case '-':
+        return EmitOp(n1 == '>' || n1 == '=' ? 2 : 1);
+      case '*': case '/': case '<': case '>':
+        if (n1 == c) return EmitOp(pos_ + 2 < s_.size() && s_[pos_ + 2] == '=' ? 3 : 2);
+        return EmitOp(n1 == '=' ? 2 : 1);
+      case ':': case '+': case '%': case '&': case '|': case '^': case '@':
+        return EmitOp(n1 == '=' ? 2 : 1);
+      case '!':
+        if (n1 == '=') return EmitOp(2);
+        break;
+      default:
+        break;
     }
+    unsigned char uc = static_cast<unsigned char>(c);
+    std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
+                                                : fmt::format("0x{:02X}", uc);
+    Error(SpanAt(pos_, 1), fmt::format("unexpected character {}", shown));
+    ++pos_;
   }
   void EmitOp(size_t n) {
     Emit(Tok::kOp, pos_, n);
@@ -602,6 +806,9 @@ bool TokenStream::ok() const { return lx_->ok(); }
 void TokenStream::RecordDefs(bool on) { lx_->RecordDefs(on); }
 std::shared_ptr<const LexSnapshot> TokenStream::TakeDefSnapshot(size_t idx) {
   return lx_->TakeDefSnapshot(idx);
+}
+bool TokenStream::SkipBlock(size_t newline_idx, BlockEnd* end) {
+  return lx_->SkipBlock(newline_idx, end);
 }
 
 }  // namespace pypto::ir::parser

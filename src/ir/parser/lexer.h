@@ -64,6 +64,13 @@ struct LexSnapshot {
   std::vector<std::string> indents;
 };
 
+// Where a block skipped by TokenStream::SkipBlock ended: the byte offset and
+// line of the first token after it (where lexing the block would put its DEDENT).
+struct BlockEnd {
+  size_t pos = static_cast<size_t>(-1);
+  int line = 0;
+};
+
 // Tokens of `text` (file id `file` in the SourceManager; `line_offset` is added
 // to every line), lexed on demand as the parser asks for them and kept in a
 // bounded ring, so memory does not grow with the file. Token references stay
@@ -93,6 +100,15 @@ class TokenStream {
   void RecordDefs(bool on);
   // The snapshot taken at token `idx` (a `def`), or null; forgets older ones.
   std::shared_ptr<const LexSnapshot> TakeDefSnapshot(size_t idx);
+  // Skips the indented block under a header whose NEWLINE is token
+  // `newline_idx`, the last token lexed, without lexing it: a byte-level skim
+  // (strings, comments, brackets, continuations) finds the first logical line
+  // indented no deeper than the header and lexing resumes there, so the DEDENTs
+  // of the enclosing levels follow as usual (the block's own INDENT and DEDENT
+  // are never produced). False, with nothing consumed, when the block is not a
+  // plainly well-formed one (anything the lexer might report makes the skim
+  // give up). *end: where the block ended (for a later check, see BlockEnd).
+  bool SkipBlock(size_t newline_idx, BlockEnd* end);
 
  private:
   const Token& Lex(size_t idx);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <deque>
 
+#include "block_skim.h"
 #include "text_names.h"
 
 namespace pypto::ir::parser {
@@ -60,15 +61,6 @@ struct CharTable {
 };
 constexpr CharTable kChars;
 
-// Bytes Lexer::SkipBlock must look at within a line; it steps over the rest.
-struct SkimTable {
-  bool stop[256];
-  constexpr SkimTable() : stop() {
-    for (char c : std::string_view("\n\r#\\\"'()[]{}")) stop[static_cast<unsigned char>(c)] = true;
-  }
-};
-constexpr SkimTable kSkimTable;
-constexpr const bool* kSkimStop = kSkimTable.stop;
 inline uint8_t ClassOf(char c) { return kChars.cls[static_cast<unsigned char>(c)]; }
 inline bool IdentChar(char c) { return kChars.ident[static_cast<unsigned char>(c)]; }
 int HexVal(char c) {
@@ -142,8 +134,9 @@ class Lexer {
   // Lexes in batches, up to kAhead tokens past `idx` but never past the end of a
   // logical line (SkipBlock needs the NEWLINE of a header to be the last token
   // lexed), so the parser does not call in for every token.
-  static constexpr size_t kAhead = 32;
-  static_assert(kAhead + kMaxNesting + 8 < TokenStream::kRing / 2);
+  static constexpr size_t kAhead = 16;
+  static constexpr int kRun = 16;  // see Step
+  static_assert(kAhead + kRun + kMaxNesting + 8 < TokenStream::kRing / 2);
   const Token& At(size_t idx) {
     while (!done_ && (emitted_ <= idx || (emitted_ < idx + kAhead && !Last().Is(Tok::kNewline)))) {
       if (fatal_ || pos_ >= s_.size()) Finish();
@@ -174,113 +167,18 @@ class Lexer {
     if (emitted_ != newline_idx + 1 || !at_line_start_ || !brackets_.empty() || !ok_ ||
         fatal_ || done_ || !Last().Is(Tok::kNewline))
       return false;
-    const size_t n = s_.size();
-    const std::string& top = indents_.back();
-    auto blank = [this](size_t p) { return s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f'; };
-    auto line_break = [this, n](size_t p) { return p < n && (s_[p] == '\n' || s_[p] == '\r'); };
-    size_t p = pos_;            // start of the current physical line
-    size_t ls = line_start_;    // (as NewLine keeps them)
-    int line = line_;
-    // Consumes the line break at q (as NewLine does) and starts the next line.
-    auto next_line = [&](size_t q) {
-      if (s_[q] == '\r' && q + 1 < n && s_[q + 1] == '\n') ++q;
-      ++q;
-      ++line;
-      ls = q;
-      return q;
-    };
-    std::string_view block;  // indentation of the block's first line
-    for (;;) {
-      // At the start of a logical line (p == ls).
-      size_t q = p;
-      while (q < n && blank(q)) ++q;
-      if (q < n && (s_[q] == '#' || line_break(q))) {  // blank or comment-only line
-        while (q < n && !line_break(q)) ++q;
-        if (q >= n) return block.empty() ? false : Resume(n, ls, line, end);
-        p = next_line(q);
-        continue;
-      }
-      if (q >= n) return block.empty() ? false : Resume(n, ls, line, end);
-      std::string_view ind = s_.substr(p, q - p);
-      if (block.empty()) {
-        // The first line must open a deeper level (else: a syntax error).
-        if (ind.size() <= top.size() || ind.substr(0, top.size()) != top) return false;
-        block = ind;
-      } else if (ind.size() < block.size() || ind.substr(0, block.size()) != block) {
-        // Back out of the block: the lexer resumes here (its DEDENTs follow).
-        if (block.substr(0, ind.size()) != ind) return false;  // tabs/spaces mixed
-        pos_ = p;
-        line_start_ = ls;
-        line_ = line;
-        end->pos = q;
-        end->line = line + line_offset_;
-        return true;
-      }
-      // Rest of the logical line: strings, comments, brackets, continuations.
-      int depth = 0;
-      for (;;) {
-        if (q >= n) {
-          if (depth > 0) return false;
-          return Resume(n, ls, line, end);
-        }
-        char c = s_[q];
-        if (!kSkimStop[static_cast<unsigned char>(c)]) {
-          ++q;
-          continue;
-        }
-        if (c == '\n' || c == '\r') {
-          q = next_line(q);
-          if (depth == 0) break;
-        } else if (c == '#') {
-          while (q < n && !line_break(q)) ++q;
-        } else if (c == '\\') {
-          if (!line_break(q + 1)) return false;
-          q = next_line(q + 1);
-        } else if (c == '"' || c == '\'') {
-          bool triple = q + 2 < n && s_[q + 1] == c && s_[q + 2] == c;
-          q += triple ? 3 : 1;
-          for (;;) {
-            if (q >= n) return false;
-            char ch = s_[q];
-            if (ch == c && (!triple || (q + 2 < n && s_[q + 1] == c && s_[q + 2] == c))) {
-              q += triple ? 3 : 1;
-              break;
-            }
-            if (ch == '\n' || ch == '\r') {
-              if (!triple) return false;
-              q = next_line(q);
-            } else if (ch == '\\') {
-              if (q + 1 >= n) return false;
-              q = line_break(q + 1) ? next_line(q + 1) : q + 2;
-            } else {
-              ++q;
-            }
-          }
-        } else if (c == '(' || c == '[' || c == '{') {
-          if (++depth > kMaxNesting) return false;
-          ++q;
-        } else if (c == ')' || c == ']' || c == '}') {
-          if (--depth < 0) return false;
-          ++q;
-        } else {
-          ++q;
-        }
-      }
-      p = q;
-    }
-  }
-
- private:
-  // SkipBlock ran into the end of the text: lexing resumes there.
-  bool Resume(size_t n, size_t ls, int line, BlockEnd* end) {
-    pos_ = n;
-    line_start_ = ls;
-    line_ = line;
-    end->pos = n;
-    end->line = line + line_offset_;
+    SkimState at{pos_, line_start_, line_};
+    size_t first_token = 0;
+    if (!SkimBlock(s_, indents_.back(), &at, &first_token)) return false;
+    pos_ = at.pos;
+    line_start_ = at.line_start;
+    line_ = at.line;
+    end->pos = first_token;
+    end->line = line_ + line_offset_;
     return true;
   }
 
+ private:
   // End of input (or a fatal error): closing NEWLINE, DEDENTs and EOF.
   void Finish() {
     done_ = true;
@@ -375,42 +273,78 @@ class Lexer {
     return true;
   }
 
+  // Lexes up to kRun names, numbers and operators in a row (one call for a run
+  // of them is what makes lexing cheap), stopping at a line break, the end, or
+  // anything less common (which it lexes as the last thing in the step).
   void Step() {
-    if (at_line_start_ && brackets_.empty()) {
+    if (at_line_start_ && brackets_.empty() && !LineStart()) return;
+    const size_t n = s_.size();
+    for (int k = 0; k < kRun; ++k) {
+      // Blanks between tokens are skipped here rather than in a step of their own.
+      size_t p = pos_;
+      while (ClassOf(s_[p]) == kCBlank) {
+        if (++p >= n) {
+          pos_ = p;
+          return;
+        }
+      }
+      pos_ = p;
+      char c = s_[p];
+      switch (ClassOf(c)) {
+        case kCIdent:
+          Ident();
+          break;
+        case kCOther:
+          Operator();
+          if (fatal_) return;
+          break;
+        case kCDigit:
+          Number();
+          break;
+        case kCDot:
+          if (p + 1 < n && IsDigit(s_[p + 1])) Number();
+          else Operator();
+          break;
+        case kCLineBreak:
+          if (brackets_.empty()) {
+            Emit(Tok::kNewline, p, 1);
+            at_line_start_ = true;
+          }
+          return NewLine();
+        case kCQuote: return String(p, p, false);
+        default: return Rare();
+      }
+      if (pos_ >= n) return;
+    }
+  }
+
+  // The start of a logical line: blank and comment-only lines are consumed
+  // (false: nothing more in this step), else indentation gives INDENT/DEDENTs.
+  bool LineStart() {
+    {
       size_t p = pos_;
       while (p < s_.size() && (s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f')) ++p;
       if (p >= s_.size()) {
         pos_ = p;
-        return;
+        return false;
       }
       if (s_[p] == '#' || AtLineBreak(p)) {  // blank or comment-only line
         while (p < s_.size() && !AtLineBreak(p)) ++p;
         pos_ = p;
         if (pos_ < s_.size()) NewLine();
-        return;
+        return false;
       }
       Indentation(s_.substr(pos_, p - pos_), p);
       pos_ = p;
       at_line_start_ = false;
-      if (fatal_) return;
+      return !fatal_;
     }
-    // Blanks between tokens are skipped here rather than in a step of their own.
-    while (ClassOf(s_[pos_]) == kCBlank)
-      if (++pos_ >= s_.size()) return;
+  }
+
+  // Comments, continuations and non-ASCII bytes (Step's uncommon cases).
+  void Rare() {
     char c = s_[pos_];
     switch (ClassOf(c)) {
-      case kCIdent: return Ident();
-      case kCOther: return Operator();
-      case kCDigit: return Number();
-      case kCDot:
-        if (pos_ + 1 < s_.size() && IsDigit(s_[pos_ + 1])) return Number();
-        return Operator();
-      case kCLineBreak:
-        if (brackets_.empty()) {
-          Emit(Tok::kNewline, pos_, 1);
-          at_line_start_ = true;
-        }
-        return NewLine();
       case kCHash:
         while (pos_ < s_.size() && !AtLineBreak(pos_)) ++pos_;
         return;
@@ -423,7 +357,6 @@ class Lexer {
           ++pos_;
         }
         return;
-      case kCQuote: return String(pos_, pos_, false);
       default: break;  // kCHigh
     }
     {
@@ -469,40 +402,51 @@ class Lexer {
   }
 
   void Ident() {
-    size_t start = pos_;
+    // Locals in the loop: pos_ is a member, and a char load may alias it.
+    const char* d = s_.data();
     const size_t n = s_.size();
-    while (pos_ < n && IdentChar(s_[pos_])) ++pos_;
-    std::string_view id(s_.data() + start, pos_ - start);
-    if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'') && id.size() <= 2) {
-      bool raw = false, valid = true, fmt_string = false;
-      for (char ch : id) {
-        char l = static_cast<char>(ch | 0x20);
-        if (l == 'r') raw = true;
-        else if (l == 'f') fmt_string = true;
-        else if (l != 'b' && l != 'u') valid = false;
-      }
-      if (valid) {
-        // f-strings lex as raw strings so harness code in .py files does not stop
-        // the parse; using one in the program is an error at lowering.
-        size_t before = emitted_;
-        String(start, pos_, raw || fmt_string);
-        if (emitted_ > before) Last().fstring = fmt_string;
-        return;
-      }
+    const size_t start = pos_;
+    size_t p = start + 1;
+    while (p < n && IdentChar(d[p])) ++p;
+    pos_ = p;
+    std::string_view id(d + start, p - start);
+    if (id.size() <= 2 && p < n && (d[p] == '"' || d[p] == '\'') && PrefixedString(start, id))
+      return;
+    if (id.size() == 3 && record_defs_ && id == "def") RecordDef(start);
+    Emit(Tok::kName, start, p - start);
+  }
+
+  // The rare parts of Ident, out of line so the common path stays small.
+  // `id` (one or two letters) followed by a quote: a string prefix (r, b, u, f
+  // in any combination) lexes the string and returns true.
+  [[gnu::noinline]] bool PrefixedString(size_t start, std::string_view id) {
+    bool raw = false, valid = true, fmt_string = false;
+    for (char ch : id) {
+      char l = static_cast<char>(ch | 0x20);
+      if (l == 'r') raw = true;
+      else if (l == 'f') fmt_string = true;
+      else if (l != 'b' && l != 'u') valid = false;
     }
-    if (record_defs_ && id.size() == 3 && id == "def") {
-      auto snap = std::make_shared<LexSnapshot>();
-      snap->text = s_;
-      snap->file = file_;
-      snap->line_offset = line_offset_;
-      snap->pos = start;
-      snap->line_start = line_start_;
-      snap->line = line_;
-      snap->first_line = first_line_;
-      snap->indents = indents_;
-      defs_.emplace_back(emitted_, std::move(snap));
-    }
-    Emit(Tok::kName, start, pos_ - start);
+    if (!valid) return false;
+    // f-strings lex as raw strings so harness code in .py files does not stop
+    // the parse; using one in the program is an error at lowering.
+    size_t before = emitted_;
+    String(start, pos_, raw || fmt_string);
+    if (emitted_ > before) Last().fstring = fmt_string;
+    return true;
+  }
+  // A snapshot at a `def` keyword (see RecordDefs).
+  [[gnu::noinline]] void RecordDef(size_t start) {
+    auto snap = std::make_shared<LexSnapshot>();
+    snap->text = s_;
+    snap->file = file_;
+    snap->line_offset = line_offset_;
+    snap->pos = start;
+    snap->line_start = line_start_;
+    snap->line = line_;
+    snap->first_line = first_line_;
+    snap->indents = indents_;
+    defs_.emplace_back(emitted_, std::move(snap));
   }
 
   void Number() {
@@ -715,32 +659,8 @@ class Lexer {
     // decided on the next two bytes (0 past the end: never part of an operator).
     char n1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
     switch (c) {
-      case '(': case '[': case '{': {
-        Span sp = SpanAt(pos_, 1);
-        brackets_.push_back({c, sp});
-        if (brackets_.size() > static_cast<size_t>(kMaxNesting)) {
-          Error(sp, fmt::format("nesting too deep (limit {})", kMaxNesting));
-          fatal_ = true;
-          return;
-        }
-        return EmitOp(1);
-      }
-      case ')': case ']': case '}': {
-        if (brackets_.empty()) {
-          Error(SpanAt(pos_, 1), fmt::format("unmatched '{}'", c));
-          ++pos_;
-          return;
-        }
-        Open o = brackets_.back();
-        if (Closer(o.c) != c) {
-          Error(SpanAt(pos_, 1),
-                fmt::format("closing '{}' does not match opening '{}' at line {} column {}; "
-                            "expected '{}'",
-                            c, o.c, o.span.line, o.span.col, Closer(o.c)));
-        }
-        brackets_.pop_back();
-        return EmitOp(1);
-      }
+      case '(': case '[': case '{': return OpenBracket(c);
+      case ')': case ']': case '}': return CloseBracket(c);
       case ',': case ';': case '~':
         return EmitOp(1);
       case '.':
@@ -760,6 +680,37 @@ class Lexer {
       default:
         break;
     }
+    BadCharacter(c);
+  }
+
+  // The bracket and error parts of Operator, out of line (see PrefixedString).
+  [[gnu::noinline]] void OpenBracket(char c) {
+    Span sp = SpanAt(pos_, 1);
+    brackets_.push_back({c, sp});
+    if (brackets_.size() > static_cast<size_t>(kMaxNesting)) {
+      Error(sp, fmt::format("nesting too deep (limit {})", kMaxNesting));
+      fatal_ = true;
+      return;
+    }
+    EmitOp(1);
+  }
+  [[gnu::noinline]] void CloseBracket(char c) {
+    if (brackets_.empty()) {
+      Error(SpanAt(pos_, 1), fmt::format("unmatched '{}'", c));
+      ++pos_;
+      return;
+    }
+    Open o = brackets_.back();
+    if (Closer(o.c) != c) {
+      Error(SpanAt(pos_, 1),
+            fmt::format("closing '{}' does not match opening '{}' at line {} column {}; "
+                        "expected '{}'",
+                        c, o.c, o.span.line, o.span.col, Closer(o.c)));
+    }
+    brackets_.pop_back();
+    EmitOp(1);
+  }
+  [[gnu::noinline]] void BadCharacter(char c) {
     unsigned char uc = static_cast<unsigned char>(c);
     std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
                                                 : fmt::format("0x{:02X}", uc);

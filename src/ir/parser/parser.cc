@@ -3,7 +3,9 @@
 // @pl.jit* / @pl.function functions, decorators and signatures. All signatures
 // are lowered before any body so calls can reference functions defined later;
 // a function without a return annotation has its body lowered on demand when a
-// caller needs its return type.
+// caller needs its return type. Each body is parsed once, right before it is
+// lowered (ParseOutlined); a file with any lexer or syntax error goes down the
+// full path instead, which reports exactly its syntax errors.
 #include <fmt/format.h>
 
 #include <unordered_set>

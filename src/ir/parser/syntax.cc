@@ -3,7 +3,9 @@
 // error throws SyntaxError (already reported); the statement loop catches it,
 // skips to the end of the logical line (and the indented block under it) and
 // carries on, so one run reports every syntax error. Exceeding the nesting limit
-// throws FatalError and stops parsing immediately.
+// throws FatalError and stops parsing immediately. The same parser runs in three
+// modes (see Mode): full, skeleton (bodies checked, then dropped) and outline
+// (bodies skipped unparsed; the first error of any kind stops it silently).
 #include <fmt/format.h>
 
 #include <utility>
@@ -584,9 +586,12 @@ class SyntaxParser {
   // A token no level of the descent consumes after an operand.
   bool AtDelimiter() const {
     const Token& n = Peek();
-    return n.Is(Tok::kNewline) ||
-           (n.Is(Tok::kOp) && n.text.size() == 1 &&
-            std::string_view(",)]}=:").find(n.text[0]) != std::string_view::npos);
+    if (n.Is(Tok::kNewline)) return true;
+    if (!n.Is(Tok::kOp) || n.text.size() != 1) return false;
+    switch (n.text[0]) {
+      case ',': case ')': case ']': case '}': case '=': case ':': return true;
+      default: return false;
+    }
   }
 
   PyExpr* Test() {
@@ -664,8 +669,11 @@ class SyntaxParser {
     for (;;) {
       if (!Peek().Is(Tok::kOp)) return e;
       // Cheap reject: most operator tokens here are `,` `)` `]` `=` `:`.
-      static constexpr std::string_view kBinaryStart = "|^&<>+-*/%@";
-      if (kBinaryStart.find(Peek().text[0]) == std::string_view::npos) return e;
+      switch (Peek().text[0]) {
+        case '|': case '^': case '&': case '<': case '>': case '+': case '-': case '*':
+        case '/': case '%': case '@': break;
+        default: return e;
+      }
       std::string_view found;
       for (std::string_view o : ops)
         if (Peek().IsOp(o)) found = o;
@@ -720,6 +728,10 @@ class SyntaxParser {
     PyExpr* e = Atom();
     for (;;) {
       const Token& t = Peek();
+      // Most primaries end at a delimiter: one test for all three trailers.
+      if (!t.Is(Tok::kOp) || t.text.size() != 1 ||
+          (t.text[0] != '.' && t.text[0] != '(' && t.text[0] != '['))
+        return e;
       if (t.IsOp(".")) {
         Next();
         const Token& n = Peek();
@@ -802,14 +814,15 @@ class SyntaxParser {
     const Token& t = Peek();
     switch (t.kind) {
       case Tok::kName: {
-        if (t.text == "True" || t.text == "False") {
-          PyExpr* e = Node(EK::kBool, Next().span);
-          e->bval = t.text == "True";
-          return e;
-        }
-        if (t.text == "None") return Node(EK::kNone, Next().span);
-        if (text::IsPythonKeyword(t.text))
+        if (text::IsPythonKeyword(t.text)) {
+          if (t.text == "True" || t.text == "False") {
+            PyExpr* e = Node(EK::kBool, Next().span);
+            e->bval = t.text == "True";
+            return e;
+          }
+          if (t.text == "None") return Node(EK::kNone, Next().span);
           Fail(t, fmt::format("unexpected keyword '{}' in an expression", t.text));
+        }
         PyExpr* e = Node(EK::kName, Next().span);
         e->str = std::string(t.text);
         return e;

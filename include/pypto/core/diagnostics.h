@@ -4,6 +4,7 @@
 // internal invariants use PYPTO_CHECK instead.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -64,6 +65,21 @@ class DiagnosticEngine {
   void Clear() {
     diags_.clear();
     error_count_ = 0;
+  }
+
+  // Where the diagnostics stand; Truncate(c) forgets everything reported since
+  // (the parser's fast path undoes an attempt it abandons for the full path).
+  struct Checkpoint {
+    size_t stored = 0;
+    int errors = 0;
+    int dropped = 0;
+  };
+  Checkpoint GetCheckpoint() const { return {diags_.size(), error_count_, dropped_}; }
+  void Truncate(const Checkpoint& c) {
+    if (diags_.size() > c.stored)
+      diags_.erase(diags_.begin() + static_cast<std::ptrdiff_t>(c.stored), diags_.end());
+    error_count_ = c.errors;
+    dropped_ = c.dropped;
   }
 
   // Renders every diagnostic in the order reported.

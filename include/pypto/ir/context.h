@@ -63,6 +63,10 @@ class Context {
     return Make<IterArg>(std::move(name), t, next_var_id_++, init, s);
   }
   uint64_t NextVarId() { return next_var_id_++; }
+  // The id the next Var gets, and a way back to it: the parser undoes the ids
+  // of a fast-path attempt it abandons, so ids never depend on the path taken.
+  uint64_t PeekNextVarId() const { return next_var_id_; }
+  void RewindVarIds(uint64_t next) { next_var_id_ = next; }
 
   SourceManager& sources() { return sources_; }
   const SourceManager& sources() const { return sources_; }

@@ -98,6 +98,10 @@ struct PyStmt {
   // kDef from the first pass: where to lex the function again (its `body` is
   // left empty; see ParseDefBody).
   std::shared_ptr<const LexSnapshot> body_state;
+  // kDef whose body the outline parse skipped (ParseOutline): where the skim
+  // said the body ends, and how many blocks deep the def is (for the limit).
+  BlockEnd body_end;
+  int body_block_depth = 0;
 
   // Back to a default node, keeping the vectors' capacity (nodes are reused).
   void Reset() {
@@ -116,6 +120,8 @@ struct PyStmt {
     params.clear();
     returns = nullptr;
     body_state.reset();
+    body_end = BlockEnd{};
+    body_block_depth = 0;
   }
 };
 
@@ -201,6 +207,24 @@ struct AstPool {
 // the lexer reported none (the lexer's errors come first and alone).
 bool ParseModule(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag,
                  std::vector<PyStmt*>* out);
+
+// The fast first pass: like ParseModule, but the body of every def with an
+// indented body is skipped without being lexed (TokenStream::SkipBlock) and
+// appended to *skipped, to be parsed once by ParseSkippedBody. Reports nothing:
+// false on the first lexer or syntax error of any kind (even in lenient
+// statements) or anything the skim does not handle, and the caller then parses
+// the file with ParseModule instead (diagnostics of the attempt undone).
+bool ParseOutline(TokenStream& toks, AstPool& pool, std::vector<PyStmt*>* out,
+                  std::vector<PyStmt*>* skipped);
+
+// Thrown through the lowerer when ParseSkippedBody fails: the file then takes
+// the full path (ParseModule) from the start.
+struct NeedFullParse {};
+
+// Parses the def `outline` (from ParseOutline) with its body from the stream of
+// its body_state. False on any lexer or syntax error, or when the body does not
+// end where the first pass's skim said (then the whole file takes the full path).
+bool ParseSkippedBody(TokenStream& toks, AstPool& pool, const PyStmt* outline, PyStmt** def);
 
 // Parses a single expression (used for ParseOptions::constants values).
 PyExpr* ParseSingleExpr(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag);

@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 #include <deque>
 
+#include "block_skim.h"
 #include "text_names.h"
 
 namespace pypto::ir::parser {
@@ -31,6 +33,36 @@ std::string_view TokKindName(Tok k) {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// What a byte starts, looked up once per token in Step (a chain of compares
+// was the lexer's main cost). kIdent also marks identifier characters.
+enum CharClass : uint8_t {
+  kCOther, kCBlank, kCLineBreak, kCHash, kCBackslash, kCIdent, kCDigit, kCDot, kCQuote, kCHigh,
+};
+struct CharTable {
+  uint8_t cls[256];
+  bool ident[256];  // identifier character (letters, digits, '_')
+  constexpr CharTable() : cls(), ident() {
+    for (int c = 0; c < 256; ++c) {
+      uint8_t k = kCOther;
+      if (c == ' ' || c == '\t' || c == '\f') k = kCBlank;
+      else if (c == '\n' || c == '\r') k = kCLineBreak;
+      else if (c == '#') k = kCHash;
+      else if (c == '\\') k = kCBackslash;
+      else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') k = kCIdent;
+      else if (c >= '0' && c <= '9') k = kCDigit;
+      else if (c == '.') k = kCDot;
+      else if (c == '"' || c == '\'') k = kCQuote;
+      else if (c >= 0x80) k = kCHigh;
+      cls[c] = k;
+      ident[c] = k == kCIdent || k == kCDigit;
+    }
+  }
+};
+constexpr CharTable kChars;
+
+inline uint8_t ClassOf(char c) { return kChars.cls[static_cast<unsigned char>(c)]; }
+inline bool IdentChar(char c) { return kChars.ident[static_cast<unsigned char>(c)]; }
 int HexVal(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -99,8 +131,14 @@ class Lexer {
   }
 
   // Token `idx` (absolute), lexing as far as needed; past the end, the EOF token.
+  // Lexes in batches, up to kAhead tokens past `idx` but never past the end of a
+  // logical line (SkipBlock needs the NEWLINE of a header to be the last token
+  // lexed), so the parser does not call in for every token.
+  static constexpr size_t kAhead = 16;
+  static constexpr int kRun = 16;  // see Step
+  static_assert(kAhead + kRun + kMaxNesting + 8 < TokenStream::kRing / 2);
   const Token& At(size_t idx) {
-    while (emitted_ <= idx && !done_) {
+    while (!done_ && (emitted_ <= idx || (emitted_ < idx + kAhead && !Last().Is(Tok::kNewline)))) {
       if (fatal_ || pos_ >= s_.size()) Finish();
       else Step();
     }
@@ -122,6 +160,22 @@ class Lexer {
       defs_.pop_front();
     }
     return found;
+  }
+
+  // See TokenStream::SkipBlock.
+  bool SkipBlock(size_t newline_idx, BlockEnd* end) {
+    if (emitted_ != newline_idx + 1 || !at_line_start_ || !brackets_.empty() || !ok_ ||
+        fatal_ || done_ || !Last().Is(Tok::kNewline))
+      return false;
+    SkimState at{pos_, line_start_, line_};
+    size_t first_token = 0;
+    if (!SkimBlock(s_, indents_.back(), &at, &first_token)) return false;
+    pos_ = at.pos;
+    line_start_ = at.line_start;
+    line_ = at.line;
+    end->pos = first_token;
+    end->line = line_ + line_offset_;
+    return true;
   }
 
  private:
@@ -163,11 +217,14 @@ class Lexer {
     ok_ = false;
     diag_.Error(sp, std::move(msg));
   }
+  // Only the fields every token has are set: the value fields (ival/fval, str)
+  // are written by Number/String, the only producers of the kinds that have them.
   Token& Emit(Tok k, size_t start, size_t len) {
     Token& t = ring_[emitted_++ & (TokenStream::kRing - 1)];
-    t = Token();
     t.kind = k;
-    t.text = s_.substr(start, len);
+    t.int_overflow = false;
+    t.fstring = false;
+    t.text = std::string_view(s_.data() + start, len);
     t.span = SpanAt(start, len);
     return t;
   }
@@ -183,17 +240,29 @@ class Lexer {
   bool AtLineBreak(size_t p) const { return p < s_.size() && (s_[p] == '\n' || s_[p] == '\r'); }
 
   bool CheckUtf8() {
-    size_t line_start = 0;
-    int line = 1;
-    for (size_t i = 0; i < s_.size();) {
-      if (s_[i] == '\n') {
+    const size_t n_bytes = s_.size();
+    const char* d = s_.data();
+    for (size_t i = 0; i < n_bytes;) {
+      // ASCII runs eight bytes at a time.
+      if (i + 8 <= n_bytes) {
+        uint64_t w;
+        std::memcpy(&w, d + i, 8);
+        if ((w & 0x8080808080808080ull) == 0) {
+          i += 8;
+          continue;
+        }
+      }
+      if (static_cast<unsigned char>(d[i]) < 0x80) {
         ++i;
-        ++line;
-        line_start = i;
         continue;
       }
       size_t n = Utf8Len(s_, i);
       if (n == 0) {
+        // The position is only worked out for the error (lines end at '\n').
+        size_t line_start = 0;
+        int line = 1;
+        for (size_t k = 0; k < i; ++k)
+          if (d[k] == '\n') ++line, line_start = k + 1;
         Span sp{file_, line + line_offset_, static_cast<int32_t>(i - line_start + 1), 1};
         Error(sp, fmt::format("invalid UTF-8 byte 0x{:02X}; IR text must be UTF-8",
                               static_cast<unsigned char>(s_[i])));
@@ -204,61 +273,99 @@ class Lexer {
     return true;
   }
 
+  // Lexes up to kRun names, numbers and operators in a row (one call for a run
+  // of them is what makes lexing cheap), stopping at a line break, the end, or
+  // anything less common (which it lexes as the last thing in the step).
   void Step() {
-    if (at_line_start_ && brackets_.empty()) {
+    if (at_line_start_ && brackets_.empty() && !LineStart()) return;
+    const size_t n = s_.size();
+    for (int k = 0; k < kRun; ++k) {
+      // Blanks between tokens are skipped here rather than in a step of their own.
+      size_t p = pos_;
+      while (ClassOf(s_[p]) == kCBlank) {
+        if (++p >= n) {
+          pos_ = p;
+          return;
+        }
+      }
+      pos_ = p;
+      char c = s_[p];
+      switch (ClassOf(c)) {
+        case kCIdent:
+          Ident();
+          break;
+        case kCOther:
+          Operator();
+          if (fatal_) return;
+          break;
+        case kCDigit:
+          Number();
+          break;
+        case kCDot:
+          if (p + 1 < n && IsDigit(s_[p + 1])) Number();
+          else Operator();
+          break;
+        case kCLineBreak:
+          if (brackets_.empty()) {
+            Emit(Tok::kNewline, p, 1);
+            at_line_start_ = true;
+          }
+          return NewLine();
+        case kCQuote: return String(p, p, false);
+        default: return Rare();
+      }
+      if (pos_ >= n) return;
+    }
+  }
+
+  // The start of a logical line: blank and comment-only lines are consumed
+  // (false: nothing more in this step), else indentation gives INDENT/DEDENTs.
+  bool LineStart() {
+    {
       size_t p = pos_;
       while (p < s_.size() && (s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f')) ++p;
       if (p >= s_.size()) {
         pos_ = p;
-        return;
+        return false;
       }
       if (s_[p] == '#' || AtLineBreak(p)) {  // blank or comment-only line
         while (p < s_.size() && !AtLineBreak(p)) ++p;
         pos_ = p;
         if (pos_ < s_.size()) NewLine();
-        return;
+        return false;
       }
       Indentation(s_.substr(pos_, p - pos_), p);
       pos_ = p;
       at_line_start_ = false;
-      if (fatal_) return;
+      return !fatal_;
     }
+  }
+
+  // Comments, continuations and non-ASCII bytes (Step's uncommon cases).
+  void Rare() {
     char c = s_[pos_];
-    if (c == ' ' || c == '\t' || c == '\f') {
-      // A run of blanks at once (one step per byte did the same, slower).
-      do ++pos_;
-      while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\f'));
-    } else if (c == '\n' || c == '\r') {
-      if (brackets_.empty()) {
-        Emit(Tok::kNewline, pos_, 1);
-        at_line_start_ = true;
-      }
-      NewLine();
-    } else if (c == '#') {
-      while (pos_ < s_.size() && !AtLineBreak(pos_)) ++pos_;
-    } else if (c == '\\') {
-      if (AtLineBreak(pos_ + 1)) {
-        ++pos_;
-        NewLine();
-      } else {
-        Error(SpanAt(pos_, 1), "unexpected character after line continuation character '\\'");
-        ++pos_;
-      }
-    } else if (text::IsIdentStart(c)) {
-      Ident();
-    } else if (IsDigit(c) || (c == '.' && pos_ + 1 < s_.size() && IsDigit(s_[pos_ + 1]))) {
-      Number();
-    } else if (c == '"' || c == '\'') {
-      String(pos_, pos_, false);
-    } else if (static_cast<unsigned char>(c) >= 0x80) {
+    switch (ClassOf(c)) {
+      case kCHash:
+        while (pos_ < s_.size() && !AtLineBreak(pos_)) ++pos_;
+        return;
+      case kCBackslash:
+        if (AtLineBreak(pos_ + 1)) {
+          ++pos_;
+          NewLine();
+        } else {
+          Error(SpanAt(pos_, 1), "unexpected character after line continuation character '\\'");
+          ++pos_;
+        }
+        return;
+      default: break;  // kCHigh
+    }
+    {
       size_t n = Utf8Len(s_, pos_);
       uint32_t cp = static_cast<unsigned char>(c) & (0x7F >> n);
       for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s_[pos_ + k]) & 0x3F);
       Error(SpanAt(pos_, n), fmt::format("unexpected character U+{:04X}; identifiers and "
                                          "operators must be ASCII", cp));
       pos_ += n;
-    } else {
-      Operator();
     }
   }
 
@@ -295,43 +402,79 @@ class Lexer {
   }
 
   void Ident() {
-    size_t start = pos_;
-    while (pos_ < s_.size() && text::IsIdentChar(s_[pos_])) ++pos_;
-    std::string_view id = s_.substr(start, pos_ - start);
-    if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'') && id.size() <= 2) {
-      bool raw = false, valid = true, fmt_string = false;
-      for (char ch : id) {
-        char l = static_cast<char>(ch | 0x20);
-        if (l == 'r') raw = true;
-        else if (l == 'f') fmt_string = true;
-        else if (l != 'b' && l != 'u') valid = false;
-      }
-      if (valid) {
-        // f-strings lex as raw strings so harness code in .py files does not stop
-        // the parse; using one in the program is an error at lowering.
-        size_t before = emitted_;
-        String(start, pos_, raw || fmt_string);
-        if (emitted_ > before) Last().fstring = fmt_string;
-        return;
-      }
+    // Locals in the loop: pos_ is a member, and a char load may alias it.
+    const char* d = s_.data();
+    const size_t n = s_.size();
+    const size_t start = pos_;
+    size_t p = start + 1;
+    while (p < n && IdentChar(d[p])) ++p;
+    pos_ = p;
+    std::string_view id(d + start, p - start);
+    if (id.size() <= 2 && p < n && (d[p] == '"' || d[p] == '\'') && PrefixedString(start, id))
+      return;
+    if (id.size() == 3 && record_defs_ && id == "def") RecordDef(start);
+    Emit(Tok::kName, start, p - start);
+  }
+
+  // The rare parts of Ident, out of line so the common path stays small.
+  // `id` (one or two letters) followed by a quote: a string prefix (r, b, u, f
+  // in any combination) lexes the string and returns true.
+  [[gnu::noinline]] bool PrefixedString(size_t start, std::string_view id) {
+    bool raw = false, valid = true, fmt_string = false;
+    for (char ch : id) {
+      char l = static_cast<char>(ch | 0x20);
+      if (l == 'r') raw = true;
+      else if (l == 'f') fmt_string = true;
+      else if (l != 'b' && l != 'u') valid = false;
     }
-    if (record_defs_ && id == "def") {
-      auto snap = std::make_shared<LexSnapshot>();
-      snap->text = s_;
-      snap->file = file_;
-      snap->line_offset = line_offset_;
-      snap->pos = start;
-      snap->line_start = line_start_;
-      snap->line = line_;
-      snap->first_line = first_line_;
-      snap->indents = indents_;
-      defs_.emplace_back(emitted_, std::move(snap));
-    }
-    Emit(Tok::kName, start, pos_ - start);
+    if (!valid) return false;
+    // f-strings lex as raw strings so harness code in .py files does not stop
+    // the parse; using one in the program is an error at lowering.
+    size_t before = emitted_;
+    String(start, pos_, raw || fmt_string);
+    if (emitted_ > before) Last().fstring = fmt_string;
+    return true;
+  }
+  // A snapshot at a `def` keyword (see RecordDefs).
+  [[gnu::noinline]] void RecordDef(size_t start) {
+    auto snap = std::make_shared<LexSnapshot>();
+    snap->text = s_;
+    snap->file = file_;
+    snap->line_offset = line_offset_;
+    snap->pos = start;
+    snap->line_start = line_start_;
+    snap->line = line_;
+    snap->first_line = first_line_;
+    snap->indents = indents_;
+    defs_.emplace_back(emitted_, std::move(snap));
   }
 
   void Number() {
     size_t start = pos_;
+    {
+      // Fast path: a plain decimal integer (digits, then no '.', '_', exponent,
+      // base letter or other identifier character).
+      const size_t n = s_.size();
+      size_t q = pos_;
+      while (q < n && IsDigit(s_[q])) ++q;
+      if (q > start && (q >= n || (!IdentChar(s_[q]) && s_[q] != '.'))) {
+        uint64_t v = 0;
+        bool over = false;
+        for (size_t k = start; k < q; ++k) {
+          uint64_t d = static_cast<uint64_t>(s_[k] - '0');
+          if (v > (UINT64_MAX - d) / 10) {
+            over = true;
+            break;
+          }
+          v = v * 10 + d;
+        }
+        pos_ = q;
+        Token& t = Emit(Tok::kInt, start, q - start);
+        t.ival = v;
+        t.int_overflow = over;
+        return;
+      }
+    }
     bool is_float = false, bad = false;
     int base = 10;
     if (s_[pos_] == '0' && pos_ + 1 < s_.size()) {
@@ -395,7 +538,7 @@ class Lexer {
     if (bad) {
       Error(SpanAt(start, len),
             fmt::format("invalid number literal '{}'", s_.substr(start, len)));
-      Emit(Tok::kInt, start, len);
+      Emit(Tok::kInt, start, len).ival = 0;
       return;
     }
     if (is_float) {
@@ -515,52 +658,64 @@ class Lexer {
     //   **= //= >>= <<= ...   ** // << >> <= >= == != -> := += -= *= /= %= &= |= ^= @=
     // decided on the next two bytes (0 past the end: never part of an operator).
     char n1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
-    char n2 = pos_ + 2 < s_.size() ? s_[pos_ + 2] : '\0';
-    bool doubled = n1 == c && (c == '*' || c == '/' || c == '<' || c == '>');
-    if (doubled && n2 == '=') return EmitOp(3);
-    if (c == '.' && n1 == '.' && n2 == '.') return EmitOp(3);
-    if (doubled || (c == '=' && n1 == '=') || (c == '-' && n1 == '>')) return EmitOp(2);
-    if (n1 == '=' && std::string_view("<>!:+-*/%&|^@").find(c) != std::string_view::npos)
-      return EmitOp(2);
     switch (c) {
-      case '(': case '[': case '{': {
-        Span sp = SpanAt(pos_, 1);
-        brackets_.push_back({c, sp});
-        if (brackets_.size() > static_cast<size_t>(kMaxNesting)) {
-          Error(sp, fmt::format("nesting too deep (limit {})", kMaxNesting));
-          fatal_ = true;
-          return;
-        }
+      case '(': case '[': case '{': return OpenBracket(c);
+      case ')': case ']': case '}': return CloseBracket(c);
+      case ',': case ';': case '~':
         return EmitOp(1);
-      }
-      case ')': case ']': case '}': {
-        if (brackets_.empty()) {
-          Error(SpanAt(pos_, 1), fmt::format("unmatched '{}'", c));
-          ++pos_;
-          return;
-        }
-        Open o = brackets_.back();
-        if (Closer(o.c) != c) {
-          Error(SpanAt(pos_, 1),
-                fmt::format("closing '{}' does not match opening '{}' at line {} column {}; "
-                            "expected '{}'",
-                            c, o.c, o.span.line, o.span.col, Closer(o.c)));
-        }
-        brackets_.pop_back();
-        return EmitOp(1);
-      }
-      case '+': case '-': case '*': case '/': case '%': case '@': case '&': case '|':
-      case '^': case '~': case '<': case '>': case ',': case ':': case '.': case ';':
+      case '.':
+        return EmitOp(n1 == '.' && pos_ + 2 < s_.size() && s_[pos_ + 2] == '.' ? 3 : 1);
       case '=':
-        return EmitOp(1);
-      default: {
-        unsigned char uc = static_cast<unsigned char>(c);
-        std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
-                                                    : fmt::format("0x{:02X}", uc);
-        Error(SpanAt(pos_, 1), fmt::format("unexpected character {}", shown));
-        ++pos_;
-      }
+        return EmitOp(n1 == '=' ? 2 : 1);
+      case '-':
+        return EmitOp(n1 == '>' || n1 == '=' ? 2 : 1);
+      case '*': case '/': case '<': case '>':
+        if (n1 == c) return EmitOp(pos_ + 2 < s_.size() && s_[pos_ + 2] == '=' ? 3 : 2);
+        return EmitOp(n1 == '=' ? 2 : 1);
+      case ':': case '+': case '%': case '&': case '|': case '^': case '@':
+        return EmitOp(n1 == '=' ? 2 : 1);
+      case '!':
+        if (n1 == '=') return EmitOp(2);
+        break;
+      default:
+        break;
     }
+    BadCharacter(c);
+  }
+
+  // The bracket and error parts of Operator, out of line (see PrefixedString).
+  [[gnu::noinline]] void OpenBracket(char c) {
+    Span sp = SpanAt(pos_, 1);
+    brackets_.push_back({c, sp});
+    if (brackets_.size() > static_cast<size_t>(kMaxNesting)) {
+      Error(sp, fmt::format("nesting too deep (limit {})", kMaxNesting));
+      fatal_ = true;
+      return;
+    }
+    EmitOp(1);
+  }
+  [[gnu::noinline]] void CloseBracket(char c) {
+    if (brackets_.empty()) {
+      Error(SpanAt(pos_, 1), fmt::format("unmatched '{}'", c));
+      ++pos_;
+      return;
+    }
+    Open o = brackets_.back();
+    if (Closer(o.c) != c) {
+      Error(SpanAt(pos_, 1),
+            fmt::format("closing '{}' does not match opening '{}' at line {} column {}; "
+                        "expected '{}'",
+                        c, o.c, o.span.line, o.span.col, Closer(o.c)));
+    }
+    brackets_.pop_back();
+    EmitOp(1);
+  }
+  [[gnu::noinline]] void BadCharacter(char c) {
+    unsigned char uc = static_cast<unsigned char>(c);
+    std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
+                                                : fmt::format("0x{:02X}", uc);
+    Error(SpanAt(pos_, 1), fmt::format("unexpected character {}", shown));
+    ++pos_;
   }
   void EmitOp(size_t n) {
     Emit(Tok::kOp, pos_, n);
@@ -602,6 +757,9 @@ bool TokenStream::ok() const { return lx_->ok(); }
 void TokenStream::RecordDefs(bool on) { lx_->RecordDefs(on); }
 std::shared_ptr<const LexSnapshot> TokenStream::TakeDefSnapshot(size_t idx) {
   return lx_->TakeDefSnapshot(idx);
+}
+bool TokenStream::SkipBlock(size_t newline_idx, BlockEnd* end) {
+  return lx_->SkipBlock(newline_idx, end);
 }
 
 }  // namespace pypto::ir::parser

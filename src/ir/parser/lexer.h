@@ -4,7 +4,10 @@
 // vanish. Errors (bad indentation, unterminated strings/brackets, non-UTF-8
 // bytes, stray characters) are reported with exact line:col; fatal ones
 // (invalid UTF-8, nesting deeper than kMaxNesting) stop lexing. Never recurses,
-// so hostile input cannot overflow the stack.
+// so hostile input cannot overflow the stack. Tokens are lexed in short runs
+// into a ring (never past the end of a logical line), and SkipBlock can step
+// over an indented block with a byte-level skim, without lexing it (the
+// parser's fast first pass skips function bodies that way).
 #pragma once
 
 #include <cstdint>
@@ -39,12 +42,15 @@ struct Token {
   };
 
   bool Is(Tok k) const { return kind == k; }
-  // First byte before the full compare: the parser asks these for every token.
-  bool IsOp(std::string_view op) const {
-    return kind == Tok::kOp && text.size() == op.size() && text[0] == op[0] && text == op;
-  }
-  bool IsName(std::string_view n) const {
-    return kind == Tok::kName && text.size() == n.size() && text[0] == n[0] && text == n;
+  // Byte by byte (the operand is a literal, so the loop unrolls; a memcmp call
+  // cost more): the parser asks these for every token.
+  bool IsOp(std::string_view op) const { return kind == Tok::kOp && SameText(op); }
+  bool IsName(std::string_view n) const { return kind == Tok::kName && SameText(n); }
+  bool SameText(std::string_view s) const {
+    if (text.size() != s.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i)
+      if (text[i] != s[i]) return false;
+    return true;
   }
 };
 
@@ -62,6 +68,13 @@ struct LexSnapshot {
   int line = 1;
   bool first_line = false;
   std::vector<std::string> indents;
+};
+
+// Where a block skipped by TokenStream::SkipBlock ended: the byte offset and
+// line of the first token after it (where lexing the block would put its DEDENT).
+struct BlockEnd {
+  size_t pos = static_cast<size_t>(-1);
+  int line = 0;
 };
 
 // Tokens of `text` (file id `file` in the SourceManager; `line_offset` is added
@@ -93,6 +106,15 @@ class TokenStream {
   void RecordDefs(bool on);
   // The snapshot taken at token `idx` (a `def`), or null; forgets older ones.
   std::shared_ptr<const LexSnapshot> TakeDefSnapshot(size_t idx);
+  // Skips the indented block under a header whose NEWLINE is token
+  // `newline_idx`, the last token lexed, without lexing it: a byte-level skim
+  // (strings, comments, brackets, continuations) finds the first logical line
+  // indented no deeper than the header and lexing resumes there, so the DEDENTs
+  // of the enclosing levels follow as usual (the block's own INDENT and DEDENT
+  // are never produced). False, with nothing consumed, when the block is not a
+  // plainly well-formed one (anything the lexer might report makes the skim
+  // give up). *end: where the block ended (for a later check, see BlockEnd).
+  bool SkipBlock(size_t newline_idx, BlockEnd* end);
 
  private:
   const Token& Lex(size_t idx);

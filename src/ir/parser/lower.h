@@ -191,6 +191,7 @@ class Lowerer {
   int block_depth_ = 0;  // 1 = the function body, > 1 = inside an if/loop/with block
   int tmp_counter_ = 0;
   AstPool body_pool_;  // syntax trees of bodies being lowered (see LowerBody)
+  bool outline_ = false;  // the module came from ParseOutline (see LowerBody)
   std::unordered_map<std::string_view, const Type*> ann_types_;  // see AnnotationMatches
   std::unordered_map<std::string, const OpDef*> plain_ops_;  // see LowerCall
 };

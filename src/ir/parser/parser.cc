@@ -3,8 +3,12 @@
 // @pl.jit* / @pl.function functions, decorators and signatures. All signatures
 // are lowered before any body so calls can reference functions defined later;
 // a function without a return annotation has its body lowered on demand when a
-// caller needs its return type.
+// caller needs its return type. Each body is parsed once, right before it is
+// lowered (ParseOutlined); a file with any lexer or syntax error goes down the
+// full path instead, which reports exactly its syntax errors.
 #include <fmt/format.h>
+
+#include <unordered_set>
 
 #include "lower.h"
 #include "pypto/ir/parser.h"
@@ -275,7 +279,11 @@ void Lowerer::LowerBody(size_t idx) {
     AstPool::Rewind rewind(body_pool_);
     TokenStream toks(*fe.def->body_state, diag_);
     PyStmt* full = nullptr;
-    if (ParseDefBody(toks, body_pool_, diag_, &full))
+    if (outline_) {
+      // Its first and only parse: any error sends the file down the full path.
+      if (!ParseSkippedBody(toks, body_pool_, fe.def, &full)) throw NeedFullParse{};
+      fe.fn->body = LowerBlock(full->body, fe.def->span);
+    } else if (ParseDefBody(toks, body_pool_, diag_, &full))
       fe.fn->body = LowerBlock(full->body, fe.def->span);
     else
       Error(fe.def->name_span, fmt::format("internal error: the body of '{}' could not be "
@@ -317,20 +325,8 @@ const Var* Lowerer::Poison(const std::string& name, Span s) {
 
 namespace {
 
-// Parses the file already registered as `file` in ctx.sources().
-const Program* ParseRegistered(Context& ctx, int32_t file, const std::string& filename,
-                               DiagnosticEngine& diag, const ParseOptions& opts) {
-  if (!diag.sources()) diag.set_sources(&ctx.sources());
-  int errors_before = diag.ErrorCount();
-  parser::AstPool pool;
-  std::vector<parser::PyStmt*> module;
-  {
-    // Tokens are lexed on demand into a small ring; function bodies are parsed
-    // here only for their errors and parsed again one at a time when lowered,
-    // so peak memory is the IR plus one function's syntax tree.
-    parser::TokenStream toks(ctx.sources().FileText(file), file, 0, diag);
-    if (!parser::ParseModule(toks, pool, diag, &module)) return nullptr;
-  }
+// The program's default name: the file name's stem as an identifier.
+std::string ProgramNameFromFile(const std::string& filename) {
   std::string stem = filename;
   size_t slash = stem.find_last_of("/\\");
   if (slash != std::string::npos) stem = stem.substr(slash + 1);
@@ -339,8 +335,70 @@ const Program* ParseRegistered(Context& ctx, int32_t file, const std::string& fi
   std::string clean;
   for (char c : stem) clean += text::IsIdentChar(c) ? c : '_';
   if (clean.empty() || !text::IsIdentStart(clean[0])) clean = "P" + clean;
+  return clean;
+}
+
+// The fast path for a file without syntax errors: ParseOutline skips every
+// function body, and each body is then parsed once, right before it is lowered
+// (bodies that are never lowered are parsed at the end, for their errors).
+// False when any lexer or syntax error (or anything the skim does not handle)
+// turned up: the caller then undoes the attempt and takes the full path, which
+// reports the syntax errors exactly as if this had not been tried.
+bool ParseOutlined(Context& ctx, int32_t file, const std::string& name, DiagnosticEngine& diag,
+                   const ParseOptions& opts, const Program** out) {
+  int errors_before = diag.ErrorCount();
+  parser::AstPool pool;
+  std::vector<parser::PyStmt*> module, skipped;
+  {
+    parser::TokenStream toks(ctx.sources().FileText(file), file, 0, diag);
+    if (!parser::ParseOutline(toks, pool, &module, &skipped)) return false;
+  }
   parser::Lowerer lw(ctx, diag, opts, file);
-  const Program* p = lw.Run(module, clean, pool);
+  lw.outline_ = true;
+  const Program* p = nullptr;
+  try {
+    p = lw.Run(module, name, pool);
+  } catch (const parser::NeedFullParse&) {
+    return false;
+  }
+  std::unordered_set<const parser::PyStmt*> lowered;
+  for (const auto& f : lw.funcs_)
+    if (f.lowered) lowered.insert(f.def);
+  for (const parser::PyStmt* def : skipped) {
+    if (lowered.count(def)) continue;
+    parser::AstPool::Rewind rewind(lw.body_pool_);
+    parser::TokenStream toks(*def->body_state, diag);
+    parser::PyStmt* full = nullptr;
+    if (!parser::ParseSkippedBody(toks, lw.body_pool_, def, &full)) return false;
+  }
+  *out = diag.ErrorCount() > errors_before ? nullptr : p;
+  return true;
+}
+
+// Parses the file already registered as `file` in ctx.sources().
+const Program* ParseRegistered(Context& ctx, int32_t file, const std::string& filename,
+                               DiagnosticEngine& diag, const ParseOptions& opts) {
+  if (!diag.sources()) diag.set_sources(&ctx.sources());
+  std::string name = ProgramNameFromFile(filename);
+  DiagnosticEngine::Checkpoint mark = diag.GetCheckpoint();
+  uint64_t var_ids = ctx.PeekNextVarId();
+  const Program* fast = nullptr;
+  if (ParseOutlined(ctx, file, name, diag, opts, &fast)) return fast;
+  diag.Truncate(mark);
+  ctx.RewindVarIds(var_ids);
+
+  // The full path: every body is parsed for its errors first (so a file with a
+  // syntax error reports all of them and nothing else), then again one at a
+  // time when lowered, so peak memory is the IR plus one function's syntax tree.
+  int errors_before = diag.ErrorCount();
+  parser::AstPool pool;
+  std::vector<parser::PyStmt*> module;
+  {
+    parser::TokenStream toks(ctx.sources().FileText(file), file, 0, diag);
+    if (!parser::ParseModule(toks, pool, diag, &module)) return nullptr;
+  }
+  parser::Lowerer lw(ctx, diag, opts, file);
+  const Program* p = lw.Run(module, name, pool);
   return diag.ErrorCount() > errors_before ? nullptr : p;
 }
 

@@ -3,7 +3,9 @@
 // error throws SyntaxError (already reported); the statement loop catches it,
 // skips to the end of the logical line (and the indented block under it) and
 // carries on, so one run reports every syntax error. Exceeding the nesting limit
-// throws FatalError and stops parsing immediately.
+// throws FatalError and stops parsing immediately. The same parser runs in three
+// modes (see Mode): full, skeleton (bodies checked, then dropped) and outline
+// (bodies skipped unparsed; the first error of any kind stops it silently).
 #include <fmt/format.h>
 
 #include <utility>
@@ -83,10 +85,17 @@ class HeldErrors {
   size_t extra_ = 0;
 };
 
+// kFull: everything is parsed. kSkeleton: function bodies are parsed for their
+// errors, then dropped (each def keeps a snapshot). kOutline: function bodies
+// are skipped unparsed (TokenStream::SkipBlock) and the first error of any kind
+// stops the parse silently (the caller then parses again in kSkeleton mode).
+enum class Mode { kFull, kSkeleton, kOutline };
+
 class SyntaxParser {
  public:
-  SyntaxParser(TokenStream& t, AstPool& p, HeldErrors& d, bool skeleton)
-      : ts_(t), pool_(p), diag_(d), skeleton_(skeleton) {}
+  SyntaxParser(TokenStream& t, AstPool& p, HeldErrors& d, Mode mode,
+               std::vector<PyStmt*>* skipped = nullptr)
+      : ts_(t), pool_(p), diag_(d), mode_(mode), skipped_(skipped) {}
 
   bool Module(std::vector<PyStmt*>* out) {
     try {
@@ -112,9 +121,9 @@ class SyntaxParser {
     return ok_;
   }
 
-  // A function parsed again from its snapshot (never fails: the first pass
-  // parsed the same tokens without error).
-  PyStmt* DefAgain() {
+  // A function parsed again from its snapshot, `block_depth` blocks deep.
+  PyStmt* DefAgain(int block_depth) {
+    block_depth_ = block_depth;
     try {
       return Def({});
     } catch (const SyntaxError&) {
@@ -122,6 +131,9 @@ class SyntaxParser {
     }
     return nullptr;
   }
+
+  bool ok() const { return ok_; }
+  const Token& LastConsumed() { return ts_.At(i_ - 1); }
 
   PyExpr* Single() {
     try {
@@ -156,10 +168,15 @@ class SyntaxParser {
     }
     return false;
   }
-  [[noreturn]] void Fail(const Token& t, const std::string& msg) {
+  [[noreturn]] void Fail(const Token& t, const std::string& msg) { FailAt(t.span, msg); }
+  [[noreturn]] void FailAt(Span at, const std::string& msg) {
+    if (mode_ == Mode::kOutline) {
+      ok_ = false;
+      throw FatalError{};
+    }
     if (lenient_ == 0) {
       ok_ = false;
-      diag_.Add(t.span, msg);
+      diag_.Add(at, msg);
     }
     throw SyntaxError{};
   }
@@ -234,7 +251,7 @@ class SyntaxParser {
   void Statement(std::vector<PyStmt*>* out) {
     const Token& t = Peek();
     if (t.IsOp("@")) return out->push_back(Decorated());
-    if (t.Is(Tok::kName)) {
+    if (t.Is(Tok::kName) && text::IsPythonKeyword(t.text)) {
       std::string_view n = t.text;
       if (n == "def") return out->push_back(Def({}));
       if (n == "class") return out->push_back(Class({}));
@@ -261,9 +278,9 @@ class SyntaxParser {
   }
 
   PyStmt* SimpleStatement() {
-    const Token t = Peek();  // a copy: used again after the expression below
-    Span sp = t.span;
-    if (t.Is(Tok::kName)) {
+    const Token& t = Peek();
+    const Span sp = t.span;  // kept: `t` may leave the ring while the expression is parsed
+    if (t.Is(Tok::kName) && text::IsPythonKeyword(t.text)) {
       std::string_view n = t.text;
       if (n == "pass") { Next(); return pool_.NewStmt(SK::kPass, sp); }
       if (n == "break") { Next(); return pool_.NewStmt(SK::kBreak, sp); }
@@ -292,7 +309,7 @@ class SyntaxParser {
     if (Peek().IsOp(":")) {  // annotated assignment
       Next();
       if (first->kind != EK::kName)
-        Fail(t, "only a plain name can be annotated (`name: Type = value`)");
+        FailAt(sp, "only a plain name can be annotated (`name: Type = value`)");
       PyStmt* s = pool_.NewStmt(SK::kAssign, sp);
       s->target = first;
       const char* ann_begin = Peek().text.data();
@@ -350,6 +367,7 @@ class SyntaxParser {
 
   // An indented block where none may start: reported, parsed for errors, dropped.
   void UnexpectedIndent() {
+    if (mode_ == Mode::kOutline) Fail(Peek(), "");
     if (lenient_ == 0) {
       ok_ = false;
       diag_.Add(Peek().span, "unexpected indent");
@@ -418,7 +436,18 @@ class SyntaxParser {
     }
     ExpectOp(")", "to close the parameter list");
     if (AcceptOp("->")) s->returns = Test();
-    if (skeleton_) s->body_state = ts_.TakeDefSnapshot(def_tok);
+    if (mode_ != Mode::kFull) s->body_state = ts_.TakeDefSnapshot(def_tok);
+    if (mode_ == Mode::kOutline) {
+      if (!s->body_state) Fail(Peek(), "");
+      s->body_block_depth = block_depth_;
+      if (Peek().IsOp(":") && Peek(1).Is(Tok::kNewline)) {
+        // The body is skipped here and parsed once, when it is lowered.
+        if (!ts_.SkipBlock(i_ + 1, &s->body_end)) Fail(Peek(), "");
+        i_ += 2;
+        skipped_->push_back(s);
+        return s;
+      }
+    }
     if (!s->body_state) {
       Block(&s->body, "the function signature");
       return s;
@@ -557,9 +586,12 @@ class SyntaxParser {
   // A token no level of the descent consumes after an operand.
   bool AtDelimiter() const {
     const Token& n = Peek();
-    return n.Is(Tok::kNewline) ||
-           (n.Is(Tok::kOp) && n.text.size() == 1 &&
-            std::string_view(",)]}=:").find(n.text[0]) != std::string_view::npos);
+    if (n.Is(Tok::kNewline)) return true;
+    if (!n.Is(Tok::kOp) || n.text.size() != 1) return false;
+    switch (n.text[0]) {
+      case ',': case ')': case ']': case '}': case '=': case ':': return true;
+      default: return false;
+    }
   }
 
   PyExpr* Test() {
@@ -637,8 +669,11 @@ class SyntaxParser {
     for (;;) {
       if (!Peek().Is(Tok::kOp)) return e;
       // Cheap reject: most operator tokens here are `,` `)` `]` `=` `:`.
-      static constexpr std::string_view kBinaryStart = "|^&<>+-*/%@";
-      if (kBinaryStart.find(Peek().text[0]) == std::string_view::npos) return e;
+      switch (Peek().text[0]) {
+        case '|': case '^': case '&': case '<': case '>': case '+': case '-': case '*':
+        case '/': case '%': case '@': break;
+        default: return e;
+      }
       std::string_view found;
       for (std::string_view o : ops)
         if (Peek().IsOp(o)) found = o;
@@ -693,6 +728,10 @@ class SyntaxParser {
     PyExpr* e = Atom();
     for (;;) {
       const Token& t = Peek();
+      // Most primaries end at a delimiter: one test for all three trailers.
+      if (!t.Is(Tok::kOp) || t.text.size() != 1 ||
+          (t.text[0] != '.' && t.text[0] != '(' && t.text[0] != '['))
+        return e;
       if (t.IsOp(".")) {
         Next();
         const Token& n = Peek();
@@ -775,14 +814,15 @@ class SyntaxParser {
     const Token& t = Peek();
     switch (t.kind) {
       case Tok::kName: {
-        if (t.text == "True" || t.text == "False") {
-          PyExpr* e = Node(EK::kBool, Next().span);
-          e->bval = t.text == "True";
-          return e;
-        }
-        if (t.text == "None") return Node(EK::kNone, Next().span);
-        if (text::IsPythonKeyword(t.text))
+        if (text::IsPythonKeyword(t.text)) {
+          if (t.text == "True" || t.text == "False") {
+            PyExpr* e = Node(EK::kBool, Next().span);
+            e->bval = t.text == "True";
+            return e;
+          }
+          if (t.text == "None") return Node(EK::kNone, Next().span);
           Fail(t, fmt::format("unexpected keyword '{}' in an expression", t.text));
+        }
         PyExpr* e = Node(EK::kName, Next().span);
         e->str = std::string(t.text);
         return e;
@@ -866,7 +906,8 @@ class SyntaxParser {
   size_t i_ = 0;
   AstPool& pool_;
   HeldErrors& diag_;
-  bool skeleton_;  // first pass: function bodies are checked, then dropped
+  Mode mode_;
+  std::vector<PyStmt*>* skipped_;  // kOutline: the defs whose bodies were skipped
   PyExpr* pending_ = nullptr;  // a primary already parsed by Test (see there)
   bool ok_ = true;
   int nest_ = 0;
@@ -880,7 +921,7 @@ bool ParseModule(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag,
                  std::vector<PyStmt*>* out) {
   HeldErrors held;
   toks.RecordDefs(true);
-  SyntaxParser p(toks, pool, held, /*skeleton=*/true);
+  SyntaxParser p(toks, pool, held, Mode::kSkeleton);
   bool ok = p.Module(out);
   if (!toks.Drain()) return false;
   held.FlushTo(diag);
@@ -889,7 +930,7 @@ bool ParseModule(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag,
 
 PyExpr* ParseSingleExpr(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag) {
   HeldErrors held;
-  SyntaxParser p(toks, pool, held, /*skeleton=*/false);
+  SyntaxParser p(toks, pool, held, Mode::kFull);
   PyExpr* e = p.Single();
   if (!toks.Drain()) return nullptr;
   held.FlushTo(diag);
@@ -898,11 +939,35 @@ PyExpr* ParseSingleExpr(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag
 
 bool ParseDefBody(TokenStream& toks, AstPool& pool, DiagnosticEngine& diag, PyStmt** def) {
   HeldErrors held;
-  SyntaxParser p(toks, pool, held, /*skeleton=*/false);
-  *def = p.DefAgain();
+  SyntaxParser p(toks, pool, held, Mode::kFull);
+  *def = p.DefAgain(0);
   bool ok = toks.ok();
   held.FlushTo(diag);
   return ok && *def != nullptr;
+}
+
+bool ParseOutline(TokenStream& toks, AstPool& pool, std::vector<PyStmt*>* out,
+                  std::vector<PyStmt*>* skipped) {
+  HeldErrors held;  // nothing is reported: any error means the full parse instead
+  toks.RecordDefs(true);
+  SyntaxParser p(toks, pool, held, Mode::kOutline, skipped);
+  bool ok = p.Module(out);
+  return toks.Drain() && ok;
+}
+
+bool ParseSkippedBody(TokenStream& toks, AstPool& pool, const PyStmt* outline, PyStmt** def) {
+  HeldErrors held;  // see ParseOutline
+  SyntaxParser p(toks, pool, held, Mode::kFull);
+  *def = p.DefAgain(outline->body_block_depth);
+  if (!*def || !p.ok() || !toks.ok()) return false;
+  if (outline->body_end.pos == BlockEnd{}.pos) return true;  // a same-line body
+  // The skim of the first pass must have ended the body exactly where lexing
+  // it does: at the body's DEDENT.
+  const Token& last = p.LastConsumed();
+  return last.Is(Tok::kDedent) &&
+         static_cast<size_t>(last.text.data() - outline->body_state->text.data()) ==
+             outline->body_end.pos &&
+         last.span.line == outline->body_end.line;
 }
 
 }  // namespace pypto::ir::parser

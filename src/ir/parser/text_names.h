@@ -11,16 +11,61 @@
 namespace pypto::ir::text {
 
 inline bool IsPythonKeyword(std::string_view s) {
-  static constexpr std::string_view kKeywords[] = {
-      "False", "None",   "True",    "and",      "as",     "assert", "async",  "await",
-      "break", "class",  "continue", "def",     "del",    "elif",   "else",   "except",
-      "finally", "for",  "from",    "global",   "if",     "import", "in",     "is",
-      "lambda", "nonlocal", "not",  "or",       "pass",   "raise",  "return", "try",
-      "while", "with",   "yield"};
+  // Decided on length and first byte (every name token is asked this), then
+  // at most two full compares.
+  auto is = [&s](std::string_view k) { return s == k; };
   if (s.size() < 2 || s.size() > 8) return false;
-  for (std::string_view k : kKeywords)
-    if (k[0] == s[0] && k == s) return true;
-  return false;
+  switch (s.size()) {
+    case 2:
+      switch (s[0]) {
+        case 'a': return s[1] == 's';
+        case 'i': return s[1] == 'f' || s[1] == 'n' || s[1] == 's';
+        case 'o': return s[1] == 'r';
+        default: return false;
+      }
+    case 3:
+      switch (s[0]) {
+        case 'a': return is("and");
+        case 'd': return is("def") || is("del");
+        case 'f': return is("for");
+        case 'n': return is("not");
+        case 't': return is("try");
+        default: return false;
+      }
+    case 4:
+      switch (s[0]) {
+        case 'N': return is("None");
+        case 'T': return is("True");
+        case 'e': return is("elif") || is("else");
+        case 'f': return is("from");
+        case 'p': return is("pass");
+        case 'w': return is("with");
+        default: return false;
+      }
+    case 5:
+      switch (s[0]) {
+        case 'F': return is("False");
+        case 'a': return is("async") || is("await");
+        case 'b': return is("break");
+        case 'c': return is("class");
+        case 'r': return is("raise");
+        case 'w': return is("while");
+        case 'y': return is("yield");
+        default: return false;
+      }
+    case 6:
+      switch (s[0]) {
+        case 'a': return is("assert");
+        case 'e': return is("except");
+        case 'g': return is("global");
+        case 'i': return is("import");
+        case 'l': return is("lambda");
+        case 'r': return is("return");
+        default: return false;
+      }
+    case 7: return is("finally");
+    default: return is("continue") || is("nonlocal");
+  }
 }
 
 // Names a Var may not print as: keywords and the module/receiver names.

@@ -1,13 +1,18 @@
 // convert-to-ssa: every Var is bound exactly once afterwards.
 //  * A re-assigned Var gets a fresh version at each later assignment; uses see
 //    the version reaching them (IRMutator substitution is the environment).
-//  * A Var assigned in a loop body that exists before the loop becomes a loop
-//    IterArg (init = the version before the loop), the body's final version is
-//    yielded, and a return var carries it after the loop. Existing iter_args /
-//    yields are kept and extended.
+//  * A Var assigned in a loop body that exists before the loop and is live at
+//    the loop head (an iteration reads it before writing it, or it is read
+//    after the loop) becomes a loop IterArg (init = the version before the
+//    loop), the body's final version is yielded, and a return var carries it
+//    after the loop. Existing iter_args / yields are kept and extended. A Var
+//    the body always writes before reading, and that is dead after the loop,
+//    is a body-local temporary: its versions stay inside the body.
 //  * A Var assigned in an if branch that exists before the if (or is assigned in
-//    both branches) becomes a return var of the IfStmt, with yields in both
-//    branches (an else branch is created when missing).
+//    both branches) and is live after the if becomes a return var of the
+//    IfStmt, with yields in both branches (an else branch is created when
+//    missing).
+// Liveness: structured_liveness.h (parameters count as read at the end).
 // break/continue inside a loop that carries re-assigned values is reported as
 // not supported (the yield at the end of the body would not see them).
 #include <fmt/format.h>
@@ -15,6 +20,7 @@
 #include <unordered_set>
 
 #include "pass_util.h"
+#include "structured_liveness.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/passes/passes.h"
 
@@ -58,7 +64,8 @@ bool HasOwnBreakOrContinue(const Stmt* s) {
 
 class SSAConverter : public IRMutator {
  public:
-  SSAConverter(Context& ctx, DiagnosticEngine& diag) : IRMutator(ctx), diag_(diag) {}
+  SSAConverter(Context& ctx, DiagnosticEngine& diag, const StructuredLiveness& live)
+      : IRMutator(ctx), diag_(diag), live_(live) {}
 
   void DefineParams(const Function& f) {
     for (const Var* p : f.params) {
@@ -96,7 +103,8 @@ class SSAConverter : public IRMutator {
   }
 
   const Stmt* Mutate_ForStmt(const ForStmt* s) override {
-    std::vector<const Var*> carried = Carried(s->body);
+    std::vector<const Var*> carried = Carried(s, s->body);
+    LocalVersions locals = SaveLocals(s, s->body);
     if (!carried.empty() && HasOwnBreakOrContinue(s->body))
       diag_.Error(s->span, fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' is not supported; restructure the loop with a condition", carried[0]->name_hint));
     const Expr* start = MutateExpr(s->start);
@@ -112,6 +120,7 @@ class SSAConverter : public IRMutator {
     ias.insert(ias.end(), new_ias.begin(), new_ias.end());
     const Stmt* body = CloseBody(MutateStmt(s->body), carried, s->span);
     defined_ = std::move(scope);  // names first bound in the body end with it
+    RestoreLocals(locals);
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
     for (const Var* v : carried) rvs.push_back(BindResult(v));
     return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ias), body, std::move(rvs),
@@ -119,7 +128,8 @@ class SSAConverter : public IRMutator {
   }
 
   const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
-    std::vector<const Var*> carried = Carried(s->body);
+    std::vector<const Var*> carried = Carried(s, s->body);
+    LocalVersions locals = SaveLocals(s, s->body);
     if (!carried.empty() && HasOwnBreakOrContinue(s->body))
       diag_.Error(s->span, fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' is not supported; restructure the loop with a condition", carried[0]->name_hint));
     bool ch = false;
@@ -131,6 +141,7 @@ class SSAConverter : public IRMutator {
     const Expr* cond = MutateExpr(s->cond);
     const Stmt* body = CloseBody(MutateStmt(s->body), carried, s->span);
     defined_ = std::move(scope);
+    RestoreLocals(locals);
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
     for (const Var* v : carried) rvs.push_back(BindResult(v));
     return ctx_.Make<WhileStmt>(cond, std::move(ias), body, std::move(rvs), s->span);
@@ -151,8 +162,10 @@ class SSAConverter : public IRMutator {
     const Stmt* else_b = s->else_body ? MutateStmt(s->else_body) : nullptr;
     auto else_subst = subst_;
 
-    // Merged Vars: assigned in a branch and existing before, or assigned in both.
-    std::vector<const Var*> merged;
+    // Merged Vars: assigned in a branch and existing before, or assigned in
+    // both, and live after the if. A Var that existed before and is dead after
+    // the if keeps its version from before (its branch versions end there).
+    std::vector<const Var*> merged, dead;
     std::unordered_set<const Var*> seen;
     std::vector<const Var*> assigned = AssignedIn(s->then_body);
     for (const Var* v : AssignedIn(s->else_body)) assigned.push_back(v);
@@ -160,7 +173,8 @@ class SSAConverter : public IRMutator {
       if (!seen.insert(v).second) continue;
       bool before = before_def.count(v) > 0;
       bool both = then_def.count(v) && else_subst.count(v) && !before_def.count(v);
-      if (before || both) merged.push_back(v);
+      if (!before && !both) continue;
+      (live_.LiveAt(s, v) ? merged : dead).push_back(v);
     }
     auto version = [&](const std::unordered_map<const Var*, const Expr*>& m, const Var* v) {
       auto it = m.find(v);
@@ -169,6 +183,11 @@ class SSAConverter : public IRMutator {
     subst_ = before_subst;
     for (const auto& [k, v] : then_subst) subst_.emplace(k, v);
     for (const auto& [k, v] : else_subst) subst_.emplace(k, v);
+    for (const Var* v : dead) {
+      auto it = before_subst.find(v);
+      if (it != before_subst.end()) subst_[v] = it->second;
+      else subst_.erase(v);
+    }
     defined_ = before_def;  // + the merged Vars below: one-branch names end with it
     bool ch = false;
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
@@ -192,12 +211,29 @@ class SSAConverter : public IRMutator {
 
  private:
   const Type* refined_ = nullptr;  // see Mutate_AssignStmt
-  // Assigned in `body` and already defined: carried through the loop.
-  std::vector<const Var*> Carried(const Stmt* body) {
+  // Assigned in `body`, already defined and live at the loop head: carried
+  // through the loop.
+  std::vector<const Var*> Carried(const Stmt* loop, const Stmt* body) {
     std::vector<const Var*> out;
     for (const Var* v : AssignedIn(body))
-      if (defined_.count(v)) out.push_back(v);
+      if (defined_.count(v) && live_.LiveAt(loop, v)) out.push_back(v);
     return out;
+  }
+  // Assigned in `body`, already defined but dead at the loop head: their
+  // current versions before the loop, restored after it (the body's versions
+  // are local to the body).
+  using LocalVersions = std::vector<std::pair<const Var*, const Expr*>>;
+  LocalVersions SaveLocals(const Stmt* loop, const Stmt* body) {
+    LocalVersions out;
+    for (const Var* v : AssignedIn(body))
+      if (defined_.count(v) && !live_.LiveAt(loop, v)) out.push_back({v, Substitution(v)});
+    return out;
+  }
+  void RestoreLocals(const LocalVersions& locals) {
+    for (const auto& [v, e] : locals) {
+      if (e) Substitute(v, e);
+      else subst_.erase(v);
+    }
   }
   std::vector<const IterArg*> OpenCarried(const std::vector<const Var*>& carried) {
     std::vector<const IterArg*> out;
@@ -234,6 +270,7 @@ class SSAConverter : public IRMutator {
   }
 
   DiagnosticEngine& diag_;
+  const StructuredLiveness& live_;
   // Vars in scope at the current point (a loop body's or branch's own names end
   // with it), and Vars bound anywhere so far (a later binding is a new version).
   std::unordered_set<const Var*> defined_;
@@ -246,7 +283,8 @@ class ConvertToSSAPass : public Pass {
     std::vector<const Function*> out;
     bool changed = false;
     for (const Function* f : prog.functions) {
-      SSAConverter c(ctx, diag);
+      StructuredLiveness live(f->body, f->params);
+      SSAConverter c(ctx, diag, live);
       c.DefineParams(*f);
       const Stmt* body = c.MutateStmt(f->body);
       if (body == f->body) {

@@ -11,10 +11,14 @@
 //  * In non-host functions, `pld.system.get_comm_ctx(p)` is replaced by p's ctx
 //    param (an assignment `c = pld.system.get_comm_ctx(p)` disappears, uses of c
 //    see the param).
+//  * A name bound from a function call result (`stage = self.k(inp, stage)`, or
+//    an element of a tuple result) that the callee returns as one of its
+//    DistributedTensor arguments (returned_params.h) has that argument's ctx.
 // A program whose functions already carry their ctx params is left unchanged.
 #include <fmt/format.h>
 
 #include "pass_util.h"
+#include "returned_params.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/passes/passes.h"
@@ -47,9 +51,10 @@ bool AlreadyMaterialized(const Program& p) {
 class CtxThreader : public IRMutator {
  public:
   CtxThreader(Context& ctx, const Program& prog, const Function& f,
-              std::unordered_map<const Var*, const Var*> param_ctx, DiagnosticEngine& diag)
+              std::unordered_map<const Var*, const Var*> param_ctx, ReturnedParams& returned,
+              DiagnosticEngine& diag)
       : IRMutator(ctx), prog_(prog), f_(f), host_(f.IsHostOrchestrator()),
-        ctx_of_(std::move(param_ctx)), diag_(diag), b_(ctx) {}
+        ctx_of_(std::move(param_ctx)), returned_(returned), diag_(diag), b_(ctx) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     if (!host_) {
@@ -63,7 +68,9 @@ class CtxThreader : public IRMutator {
     cur_span_ = s->span;
     const Stmt* r = IRMutator::Mutate_AssignStmt(s);
     // Track derivations: a DistributedTensor defined from another one inherits its ctx.
-    if (auto* a = As<AssignStmt>(r); a && Isa<DistributedTensorType>(a->var->type)) {
+    if (auto* a = As<AssignStmt>(r); a && !host_) TrackCallResult(a, s);
+    if (auto* a = As<AssignStmt>(r); a && Isa<DistributedTensorType>(a->var->type) &&
+                                     !ctx_of_.count(a->var)) {
       if (const Var* src = DerivedFrom(a->value)) {
         auto it = ctx_of_.find(src);
         if (it != ctx_of_.end()) ctx_of_[a->var] = it->second;
@@ -164,6 +171,44 @@ class CtxThreader : public IRMutator {
     return util::Seq(ctx_, std::move(out), span);
   }
 
+  // The known ctx of a DistributedTensor argument (as written or after
+  // substitution), or null.
+  const Var* KnownCtx(const Expr* e) {
+    const Var* v = AsVarLike(e);
+    if (!v) return nullptr;
+    auto it = ctx_of_.find(v);
+    if (it != ctx_of_.end()) return it->second;
+    if (const Var* s = AsVarLike(Substitution(v))) {
+      it = ctx_of_.find(s);
+      if (it != ctx_of_.end()) return it->second;
+    }
+    return nullptr;
+  }
+
+  // `x = self.f(...)` / `t = self.f(...)` then `x = t[i]`: a result that f
+  // returns as one of its DistributedTensor arguments has that argument's ctx.
+  void TrackCallResult(const AssignStmt* a, const AssignStmt* orig) {
+    if (auto* g = As<TupleGetItem>(a->value)) {
+      const Var* t = AsVarLike(g->tuple);
+      auto it = t ? tuple_ctx_.find(t) : tuple_ctx_.end();
+      if (it != tuple_ctx_.end() && g->index >= 0 &&
+          static_cast<size_t>(g->index) < it->second.size() && it->second[g->index])
+        ctx_of_[a->var] = it->second[g->index];
+      return;
+    }
+    auto* c = As<Call>(orig->value);
+    if (!c || c->op) return;
+    std::vector<const Var*> ctxs;
+    for (int p : returned_.Of(c->callee))
+      ctxs.push_back(p >= 0 && static_cast<size_t>(p) < c->args.size() ? KnownCtx(c->args[p])
+                                                                       : nullptr);
+    if (Isa<TupleType>(a->var->type)) {
+      tuple_ctx_[a->var] = std::move(ctxs);
+    } else if (ctxs.size() == 1 && ctxs[0] && Isa<DistributedTensorType>(a->var->type)) {
+      ctx_of_[a->var] = ctxs[0];
+    }
+  }
+
   // The DistributedTensor an expression is a view/alias/write-back of: a plain
   // Var, or the first DistributedTensor Var argument of an op (a view's input,
   // `pl.tile.store(t, offs, dst)`'s dst, `pl.tensor.assemble(dst, src, offs)`'s
@@ -196,6 +241,9 @@ class CtxThreader : public IRMutator {
   const Function& f_;
   bool host_;
   std::unordered_map<const Var*, const Var*> ctx_of_;
+  // Per tuple Var bound from a function call: the ctx of each element (or null).
+  std::unordered_map<const Var*, std::vector<const Var*>> tuple_ctx_;
+  ReturnedParams& returned_;
   DiagnosticEngine& diag_;
   IRBuilder b_;
   Span cur_span_;
@@ -229,8 +277,9 @@ class MaterializeDistTensorCtxPass : public Pass {
     }
     const Program* with_sigs = util::WithFunctions(ctx, prog, sigs);
     std::vector<const Function*> out;
+    ReturnedParams returned(prog);
     for (size_t k = 0; k < sigs.size(); ++k) {
-      CtxThreader t(ctx, *with_sigs, *sigs[k], ctx_maps[k], diag);
+      CtxThreader t(ctx, *with_sigs, *sigs[k], ctx_maps[k], returned, diag);
       const Stmt* body = t.MutateStmt(sigs[k]->body);
       if (body == sigs[k]->body) {
         out.push_back(sigs[k]);

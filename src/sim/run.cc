@@ -351,7 +351,7 @@ RunResult RunProgram(Context& ctx, const Program& program,
   if (races.found() && res.exit_code == 0) res.exit_code = 3;
   if (opts.check_signals && deadlock.empty() && !machine.failed()) {
     for (size_t a = 0; a < machine.NumAllocations(); ++a)
-      if (machine.alloc(static_cast<int>(a)).signal) in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
+      if (machine.alloc(static_cast<int>(a)).sync_signal) in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
   }
   for (const std::string& r : in.residue_reports) res.report += r + "\n";
   if (!in.residue_reports.empty() && res.exit_code == 0) res.exit_code = 1;

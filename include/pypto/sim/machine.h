@@ -44,6 +44,11 @@ struct Allocation {
   std::optional<std::vector<int>> explicit_devices;  // from pld.comm_domain
   int domain = -1;                   // cached (reset when devices change)
   bool signal = false;               // used as a signal (notify/wait/collective signal)
+  // Used for synchronization: waited on, notified with AtomicAdd or passed as a
+  // collective's signal. A window only ever notified with Set and never waited
+  // on holds published values (all_to_all_v's recv_counts), not a self-clearing
+  // signal, so the end-of-run residue check skips it.
+  bool sync_signal = false;
   std::vector<int64_t> signal_shape; // shape of the view it was last used as a signal through
   std::string signal_view;           // name of that view
   bool poisoned = false;

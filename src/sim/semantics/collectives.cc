@@ -252,6 +252,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
     std::lock_guard<std::mutex> l(ex.m.mu);
     Allocation& a = ex.m.alloc(sig_alloc);
     a.signal = true;
+    a.sync_signal = true;
     a.signal_shape = sig->tensor->shape;
     if (!sig->tensor->name.empty()) a.signal_view = sig->tensor->name;
   }

@@ -82,7 +82,9 @@ Value NRanks(Exec& ex, const ir::Call&, std::vector<Value>& a) {
                     DataType::kInt32);
 }
 
-const TensorVal& SignalView(Exec& ex, const Value& v, const char* role) {
+// `sync`: this use synchronizes (a wait or an AtomicAdd notify), see
+// Allocation::sync_signal.
+const TensorVal& SignalView(Exec& ex, const Value& v, const char* role, bool sync) {
   const TensorVal& t = ex.Tensor(v, role);
   if (!t.IsWindow()) ex.Fail(fmt::format("'{}' must be a window-bound DistributedTensor", role));
   if (t.dtype != DataType::kInt32)
@@ -90,6 +92,7 @@ const TensorVal& SignalView(Exec& ex, const Value& v, const char* role) {
   Allocation& al = ex.m.alloc(t.alloc);
   std::lock_guard<std::mutex> l(ex.m.mu);
   al.signal = true;
+  al.sync_signal |= sync;
   al.signal_shape = t.shape;
   if (!t.name.empty()) al.signal_view = t.name;
   return t;
@@ -101,7 +104,7 @@ std::string CellName(Exec& ex, const TensorVal& t, const std::vector<int64_t>& i
 }
 
 Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  const TensorVal& t = SignalView(ex, a[0], "target");
+  const TensorVal& t = SignalView(ex, a[0], "target", Exec::KwInt(c, "op", 0) != 1);
   int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
   int64_t off = ex.CellByteOffset(t, ex.Ints(a[2], "offsets"), "offsets");
   int64_t v = ex.Int(a[3], "value");
@@ -117,7 +120,7 @@ Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
 }
 
 Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  const TensorVal& t = SignalView(ex, a[0], "signal");
+  const TensorVal& t = SignalView(ex, a[0], "signal", true);
   if (ex.is_host()) ex.Fail("waits on this rank's own signal cell; call it in a kernel");
   ex.MyDomainRank(t);
   std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
@@ -147,7 +150,7 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
 }
 
 Value DeferWait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  const TensorVal& t = SignalView(ex, a[0], "signal");
+  const TensorVal& t = SignalView(ex, a[0], "signal", true);
   if (ex.is_host()) ex.Fail("registers a completion condition of a rank's task; call it in a kernel");
   std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
   int64_t off = ex.CellByteOffset(t, idx, "offsets");

@@ -33,9 +33,10 @@
 //    the input row (allgather) / row d (all_to_all) into row my_rank of rank d's
 //    target for every d (own included) via a [1, SIZE] staging tile; barrier 1;
 //    epilogue -1.
-//  * pld.tensor.reduce_scatter(target [NR, SIZE], sig) (Sum), static SIZE:
-//    barrier 1; row my_rank summed over every rank (tile.load + remote_load +
-//    tile.add); barrier 2; tile.store into row my_rank; epilogue -2.
+//  * pld.tensor.reduce_scatter(target [NR, SIZE], sig, op), static SIZE:
+//    barrier 1; row my_rank reduced over every rank (tile.load + remote_load +
+//    tile.add / maximum / minimum / mul); barrier 2; tile.store into row
+//    my_rank; epilogue -2.
 //  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
 //    and a static target: TPUT push model (see LowerRingAllreduce).
 //  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
@@ -460,9 +461,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return target;
   }
 
-  // reduce_scatter(target [NR, SIZE], sig) (Sum): barrier 1; acc = own row
-  // my_rank + row my_rank of every peer's target (remote_load); barrier 2 (every
-  // peer has read my rows); store acc into row my_rank; epilogue -2.
+  // reduce_scatter(target [NR, SIZE], sig, op): barrier 1; acc = own row
+  // my_rank (op) row my_rank of every peer's target (remote_load); barrier 2
+  // (every peer has read my rows); store acc into row my_rank; epilogue -2.
   const Expr* LowerReduceScatter(const Call& call, Span span) {
     const Expr* target = call.args[0];
     const Expr* sig = call.args[1];
@@ -474,6 +475,12 @@ class CompositeLowerer : public util::LoopDepthMutator {
                           "not lowered yet; the call is kept");
       return nullptr;
     }
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
+                         : rop == ReduceOp::kMax ? "tile.maximum"
+                         : rop == ReduceOp::kMin ? "tile.minimum"
+                                                 : "tile.mul";
     Comm c = Setup(target, sig);
     Barrier(c, b_.Int(1, DataType::kInt32));
     const Expr* off = b_.Tuple({c.me, b_.Int(0)});
@@ -487,7 +494,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
               b_.Ne(peer, c.me),
               [&] {
                 const Var* recv = b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
-                b_.Yield({b_.Assign("rs_sum", b_.Op("tile.add", {it[0], recv}))});
+                b_.Yield({b_.Assign(rop == ReduceOp::kSum ? "rs_sum" : "rs_red",
+                                   b_.Op(reduce, {it[0], recv}))});
               },
               [&] { b_.Yield({it[0]}); }, {"rs_sel"});
           b_.Yield({r.results[0]});

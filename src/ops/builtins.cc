@@ -79,6 +79,7 @@ static const Type* DeduceBuiltinReduceScatter(DeduceContext& dc) {
   if (!target || !sig || !ExpectRank(dc, 0, target, 2, "[NR, SIZE]") ||
       !ExpectNrSignalShape(dc, 1, sig, true) || !CheckDtypeKwarg(dc, 0, target))
     return nullptr;
+  // Any pld.ReduceOp (Sum, Max, Min, Prod), as upstream.
   if (!EnumKw(dc, "op", EnumKind::kReduceOp, 0)) return nullptr;
   return dc.args[0]->type;
 }
@@ -176,7 +177,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Category("DistributedOp")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (InOut)")
       .Arg("signal", "INT32 [NR] / [NR, 1]")
-      .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp (Sum, Max, Min, Prod)", 0)
+      .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
       .RequiredKwarg("dtype", KwargType::kDType, "element type (must match target)")
       .Deduce(DeduceBuiltinReduceScatter)
       .Effect(0, ArgEffect::kReadWrite)

@@ -33,9 +33,10 @@
 //    the input row (allgather) / row d (all_to_all) into row my_rank of rank d's
 //    target for every d (own included) via a [1, SIZE] staging tile; barrier 1;
 //    epilogue -1.
-//  * pld.tensor.reduce_scatter(target [NR, SIZE], sig) (Sum), static SIZE:
-//    barrier 1; row my_rank summed over every rank (tile.load + remote_load +
-//    tile.add); barrier 2; tile.store into row my_rank; epilogue -2.
+//  * pld.tensor.reduce_scatter(target [NR, SIZE], sig, op), static SIZE:
+//    barrier 1; row my_rank reduced over every rank (tile.load + remote_load +
+//    tile.add / maximum / minimum / mul); barrier 2; tile.store into row
+//    my_rank; epilogue -2.
 //  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
 //    and a static target: TPUT push model (see LowerRingAllreduce).
 //  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
@@ -181,16 +182,6 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return b_.End();
   }
 
-  // The tile op that combines two partial results for the call's `op` kwarg.
-  static const char* ReduceTileOp(const Call& call) {
-    const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    return rop == ReduceOp::kSum   ? "tile.add"
-           : rop == ReduceOp::kMax ? "tile.maximum"
-           : rop == ReduceOp::kMin ? "tile.minimum"
-                                   : "tile.mul";
-  }
-
   const Expr* LowerBarrier(const Call& call) {
     const Expr* sig = call.args[0];
     Comm c = Setup(sig, sig);
@@ -237,7 +228,12 @@ class CompositeLowerer : public util::LoopDepthMutator {
                           "the call is kept");
       return nullptr;
     }
-    const char* reduce = ReduceTileOp(call);
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
+                         : rop == ReduceOp::kMax ? "tile.maximum"
+                         : rop == ReduceOp::kMin ? "tile.minimum"
+                                                 : "tile.mul";
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t chunk = kChunkBytes / elem;
     if (total * elem < kChunkBytes) chunk = (total * elem + 31) / 32 * 32 / elem;
@@ -316,7 +312,12 @@ class CompositeLowerer : public util::LoopDepthMutator {
       total *= *v;
     }
     const int64_t NR = *nr;
-    const char* reduce = ReduceTileOp(call);
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
+                         : rop == ReduceOp::kMax ? "tile.maximum"
+                         : rop == ReduceOp::kMin ? "tile.minimum"
+                                                 : "tile.mul";
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t maxlen = (total + NR - 1) / NR;
     int64_t chunk = kChunkBytes / elem;
@@ -460,9 +461,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return target;
   }
 
-  // reduce_scatter(target [NR, SIZE], sig) (Sum): barrier 1; acc = own row
-  // my_rank + row my_rank of every peer's target (remote_load); barrier 2 (every
-  // peer has read my rows); store acc into row my_rank; epilogue -2.
+  // reduce_scatter(target [NR, SIZE], sig, op): barrier 1; acc = own row
+  // my_rank (op) row my_rank of every peer's target (remote_load); barrier 2
+  // (every peer has read my rows); store acc into row my_rank; epilogue -2.
   const Expr* LowerReduceScatter(const Call& call, Span span) {
     const Expr* target = call.args[0];
     const Expr* sig = call.args[1];
@@ -474,6 +475,12 @@ class CompositeLowerer : public util::LoopDepthMutator {
                           "not lowered yet; the call is kept");
       return nullptr;
     }
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
+                         : rop == ReduceOp::kMax ? "tile.maximum"
+                         : rop == ReduceOp::kMin ? "tile.minimum"
+                                                 : "tile.mul";
     Comm c = Setup(target, sig);
     Barrier(c, b_.Int(1, DataType::kInt32));
     const Expr* off = b_.Tuple({c.me, b_.Int(0)});
@@ -487,7 +494,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
               b_.Ne(peer, c.me),
               [&] {
                 const Var* recv = b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
-                b_.Yield({b_.Assign("rs_sum", b_.Op(ReduceTileOp(call), {it[0], recv}))});
+                b_.Yield({b_.Assign(rop == ReduceOp::kSum ? "rs_sum" : "rs_red",
+                                   b_.Op(reduce, {it[0], recv}))});
               },
               [&] { b_.Yield({it[0]}); }, {"rs_sel"});
           b_.Yield({r.results[0]});

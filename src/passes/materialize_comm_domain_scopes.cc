@@ -22,6 +22,11 @@
 //     its allocation (`"window_buffer=<name>"`), and the body is wrapped in one
 //     nested `with pld.comm_domain(name="comm_d<n>", devices=[...],
 //     slots=[...]):` per domain (outer = first; empty devices = all ranks).
+// A window view written inline as a dispatch argument
+// (`self.k(pld.tensor.window(buf, [8, 64], dtype=pl.FP32), device=r)`, as
+// upstream programs do) is first hoisted into a view Var assigned right before
+// the statement (`buf_view = pld.tensor.window(...)`), so it counts as a view
+// and the dispatch covers its allocation like any named view.
 // Errors: a dead allocation (no view), an allocation whose domain cannot be
 // inferred, a device= expression that is not a constant or such a loop
 // variable, a non-unit-step or non-zero-based world_size loop, duplicate
@@ -83,6 +88,42 @@ const Stmt* LastStmt(const Stmt* s) {
 }
 
 const DistributedTensorType* DistOf(const Type* t) { return As<DistributedTensorType>(t); }
+
+// Pass 0: hoists pld.tensor.window calls nested in the arguments of a dispatch
+// (a function call with a device= attr) into view Vars assigned just before
+// the statement holding the dispatch.
+class InlineViewHoister : public IRMutator {
+ public:
+  explicit InlineViewHoister(Context& ctx) : IRMutator(ctx) {}
+
+  const Stmt* MutateStmt(const Stmt* s) override {
+    if (!s || Isa<SeqStmt>(s)) return IRMutator::MutateStmt(s);
+    std::vector<const Stmt*> outer = std::exchange(pending_, {});
+    const Stmt* r = IRMutator::MutateStmt(s);
+    std::vector<const Stmt*> hoisted = std::exchange(pending_, std::move(outer));
+    if (hoisted.empty()) return r;
+    if (r) hoisted.push_back(r);
+    return util::Seq(ctx_, std::move(hoisted), s->span);  // spliced into the enclosing Seq
+  }
+
+  const Expr* Mutate_Call(const Call* c) override {
+    bool dispatch = !c->op && !c->callee.empty() && FindAttr(c->attrs, "device");
+    in_dispatch_ += dispatch;
+    const Expr* r = IRMutator::Mutate_Call(c);
+    in_dispatch_ -= dispatch;
+    auto* rc = As<Call>(r);
+    if (in_dispatch_ == 0 || !rc || !rc->IsOp("pld.tensor.window")) return r;
+    const Var* ptr = rc->args.empty() ? nullptr : AsVarLike(rc->args[0]);
+    const Var* v = ctx_.NewVar(ptr ? ptr->name_hint + "_view" : std::string("view"), rc->type,
+                               rc->span);
+    pending_.push_back(ctx_.Make<AssignStmt>(v, rc, rc->span));
+    return v;
+  }
+
+ private:
+  std::vector<const Stmt*> pending_;
+  int in_dispatch_ = 0;
+};
 
 // Pass 1: allocations, views, aliases, dispatch coverage, collective consumers.
 class DomainAnalyzer {
@@ -535,8 +576,9 @@ const Function* Materialize(Context& ctx, const Function& f, DiagnosticEngine& d
                             std::map<std::string, Span>* names) {
   if (HasCommDomainScope(f.body)) return &f;
   int errors = diag.ErrorCount();
+  const Stmt* hoisted = InlineViewHoister(ctx).MutateStmt(f.body);
   DomainAnalyzer an(diag, names);
-  an.Run(f.body);
+  an.Run(hoisted);
   if (an.allocs.empty()) return &f;
   for (const Alloc& a : an.allocs) {
     if (a.views == 0)
@@ -565,7 +607,7 @@ const Function* Materialize(Context& ctx, const Function& f, DiagnosticEngine& d
   std::unordered_map<const Var*, std::string> views;
   for (auto [v, a] : an.view_alloc) views[v] = an.allocs[a].name;
   ViewBinder binder(ctx, std::move(views), diag);
-  const Stmt* body = binder.MutateStmt(f.body);
+  const Stmt* body = binder.MutateStmt(hoisted);
   for (size_t i = domains.size(); i-- > 0;) {
     const auto& [ds, members] = domains[i];
     std::vector<std::string> slots;

@@ -120,7 +120,7 @@ TEST_CASE("barrier, broadcast, reduce_scatter", "[dist][collectives]") {
   c = f.Mk("pld.tensor.reduce_scatter", {data, sig});
   Accepts(f, c);
   CHECK(c->type == data->type);
-  for (int op = 1; op <= 3; ++op)  // Max, Min, Prod
+  for (int op = 1; op < 4; ++op)  // Max, Min, Prod
     Accepts(f, f.Mk("pld.tensor.reduce_scatter", {data, sig}, {ROp(op)}));
   const Var* flat = f.V("flat", f.Dist({256}, DataType::kFP32));
   RejectsAt(f, f.Mk("pld.tensor.reduce_scatter", {flat, sig}), flat,
@@ -285,8 +285,9 @@ TEST_CASE("builtin.tensor.* dispatch checks", "[dist][builtins]") {
   Rejects(f, f.Mk("builtin.tensor.broadcast", {rows, sig},
                   {Fx::KInt("root", 5), Fx::KDt("dtype", DataType::kFP32)}),
           "builtin.tensor.broadcast: keyword 'root' is 5; the root rank must lie in [0, NR)");
-  Accepts(f, f.Mk("builtin.tensor.reduce_scatter", {rows, sig},
-                  {ROp(3), Fx::KDt("dtype", DataType::kFP32)}));  // Prod, like every ReduceOp
+  for (int op = 0; op < 4; ++op)  // Sum, Max, Min, Prod
+    Accepts(f, f.Mk("builtin.tensor.reduce_scatter", {rows, sig},
+                    {ROp(op), Fx::KDt("dtype", DataType::kFP32)}));
   const Var* chunk = f.V("chunk", f.Tensor({1, 64}, DataType::kFP32));
   Accepts(f, f.Mk("builtin.tensor.allgather", {chunk, rows, sig}, fp32));
   const Var* in = f.V("in", f.Tensor({8, 32}, DataType::kFP32));

@@ -211,8 +211,23 @@ def _names(text):
     return out
 
 
+def _dsl_spelling(v):
+    """`pl.FP16` for a DataType, `pld.ReduceOp.Max` for a pl/pld enum member, else
+    None: how a name bound to such a value is forwarded, so `DTYPE = dtype` in a
+    kernel factory can be used wherever the dtype itself could be written."""
+    from ._types import DataType
+    from ._enums import PREFIXES
+    from .distributed._enums import PREFIXES as DPREFIXES
+    if isinstance(v, DataType):
+        return repr(v)
+    pre = PREFIXES.get(type(v)) or DPREFIXES.get(type(v))
+    return f"{pre}.{v.name}" if pre else None
+
+
 def _is_plain_constant(v):
     if isinstance(v, (bool, str)):
+        return True
+    if _dsl_spelling(v) is not None:
         return True
     if isinstance(v, (int, float)):
         # IntEnum members are ints but are written by name in the DSL.
@@ -223,7 +238,11 @@ def _is_plain_constant(v):
 
 
 def _constant_text(v):
-    """A plain constant as DSL source text (strings quoted, lists bracketed)."""
+    """A plain constant as DSL source text (strings quoted, lists bracketed,
+    dtypes and enum members by their DSL spelling)."""
+    spelled = _dsl_spelling(v)
+    if spelled is not None:
+        return spelled
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, str):

@@ -88,11 +88,25 @@ std::optional<Attr> Lowerer::LowerAttr(const PyExpr* e, const KwargSpec* spec) {
   if (spec && spec->type == KwargType::kEnum) {
     auto ev = EnumOf(e);
     if (ev && ev->first == spec->enum_kind) return Attr::Int(ev->second);
+    // A bare name must denote a member of this enum (or an int constant, the
+    // member's value, as before); anything else is reported as what it is.
+    const ConstVal* c = NamedConst(e);
+    if (e->kind == EK::kName && !LookupVar(e->str) && (!c || c->k != ConstVal::K::kInt)) {
+      Error(e->span, fmt::format("keyword '{}' expects a {} value; {}", spec->name,
+                                 GetEnumDesc(spec->enum_kind).prefix, DescribeName(e)));
+      return std::nullopt;
+    }
     if (ev || DottedName(e).find('.') != std::string::npos) {
       Error(e->span, fmt::format("keyword '{}' expects a {} value, got '{}'", spec->name,
                                  GetEnumDesc(spec->enum_kind).prefix, DottedName(e)));
       return std::nullopt;
     }
+  }
+  if (spec && spec->type == KwargType::kDType && e->kind == EK::kName && !DTypeOf(e) &&
+      !LookupVar(e->str)) {
+    Error(e->span, fmt::format("keyword '{}' expects a dtype such as pl.FP32; {}", spec->name,
+                               DescribeName(e)));
+    return std::nullopt;
   }
   switch (e->kind) {
     case EK::kInt:
@@ -130,6 +144,8 @@ std::optional<Attr> Lowerer::LowerAttr(const PyExpr* e, const KwargSpec* spec) {
             case ConstVal::K::kFloat: return Attr::Float(c.f);
             case ConstVal::K::kBool: return Attr::Bool(c.b);
             case ConstVal::K::kStr: return Attr::Str(c.s);
+            case ConstVal::K::kDType: return Attr::DType(c.dt);
+            case ConstVal::K::kEnum: return Attr::Enum(c.ek, static_cast<int>(c.i));
             case ConstVal::K::kList: {
               std::vector<Attr> l;
               for (const ConstVal& x : c.list) l.push_back(conv(x));

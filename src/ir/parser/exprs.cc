@@ -16,7 +16,51 @@
 
 namespace pypto::ir::parser {
 
+const ConstVal* Lowerer::NamedConst(const PyExpr* e) const {
+  if (e->kind != EK::kName) return nullptr;
+  auto it = consts_.find(e->str);
+  if (it == consts_.end() || LookupVar(e->str)) return nullptr;
+  return &it->second;
+}
+
+std::string Lowerer::DescribeName(const PyExpr* e) const {
+  if (e->kind != EK::kName) return {};
+  const std::string& n = e->str;
+  if (LookupVar(n)) return fmt::format("'{}' is a variable, not a constant", n);
+  if (const ConstVal* c = NamedConst(e)) {
+    switch (c->k) {
+      case ConstVal::K::kDType: return fmt::format("'{}' is the dtype pl.{}", n, DTypeName(c->dt));
+      case ConstVal::K::kEnum:
+        return fmt::format("'{}' is the enum value {}", n,
+                           EnumValueName(c->ek, static_cast<int>(c->i)).value_or("?"));
+      case ConstVal::K::kInt: return fmt::format("'{}' is the integer constant {}", n, c->i);
+      case ConstVal::K::kFloat: return fmt::format("'{}' is a float constant", n);
+      case ConstVal::K::kBool: return fmt::format("'{}' is a bool constant", n);
+      case ConstVal::K::kStr: return fmt::format("'{}' is a string constant", n);
+      case ConstVal::K::kList: return fmt::format("'{}' is a list constant", n);
+    }
+  }
+  for (const Var* v : dyn_dims_)
+    if (v->name_hint == n) return fmt::format("'{}' is a dynamic dimension", n);
+  if (func_index_.count(n)) return fmt::format("'{}' is a function", n);
+  if (non_const_globals_.count(n))
+    return fmt::format("module-level name '{}' is not a compile-time constant", n);
+  return fmt::format("'{}' is undefined", n);
+}
+
+std::string Lowerer::ExpectedDType(std::string_view what, const PyExpr* e,
+                                   std::string_view example) const {
+  std::string d = DescribeName(e);
+  if (d.empty()) return fmt::format("{}: expected a dtype such as {}", what, example);
+  return fmt::format("{}: {}; expected a dtype such as {}", what, d, example);
+}
+
 std::optional<DataType> Lowerer::DTypeOf(const PyExpr* e) {
+  if (e->kind == EK::kName) {
+    const ConstVal* c = NamedConst(e);
+    if (c && c->k == ConstVal::K::kDType) return c->dt;
+    return std::nullopt;
+  }
   std::string n = DottedName(e);
   if (n.rfind("pl.", 0) != 0 || n.find('.', 3) != std::string::npos) return std::nullopt;
   std::string up = n.substr(3);
@@ -25,6 +69,11 @@ std::optional<DataType> Lowerer::DTypeOf(const PyExpr* e) {
 }
 
 std::optional<std::pair<EnumKind, int>> Lowerer::EnumOf(const PyExpr* e) {
+  if (e->kind == EK::kName) {
+    const ConstVal* c = NamedConst(e);
+    if (c && c->k == ConstVal::K::kEnum) return std::make_pair(c->ek, static_cast<int>(c->i));
+    return std::nullopt;
+  }
   std::string n = DottedName(e);
   if (n.empty()) return std::nullopt;
   return LookupEnumValue(n);
@@ -179,6 +228,20 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
       }
       return fail("not a compile-time constant");
     }
+    case EK::kAttr:
+      // `DT = pl.FP16`, `OP = pld.ReduceOp.Max`: names for a dtype / enum value.
+      if (auto dt = DTypeOf(e)) {
+        v.k = ConstVal::K::kDType;
+        v.dt = *dt;
+        return v;
+      }
+      if (auto ev = EnumOf(e)) {
+        v.k = ConstVal::K::kEnum;
+        v.ek = ev->first;
+        v.i = ev->second;
+        return v;
+      }
+      return fail("not a compile-time constant");
     default:
       return fail("not a compile-time constant");
   }
@@ -203,6 +266,15 @@ const Expr* Lowerer::ConstToExpr(const ConstVal& v, Span s) {
     }
     case ConstVal::K::kStr:
       Error(s, "a string constant cannot be used as a value here");
+      return nullptr;
+    case ConstVal::K::kDType:
+      Error(s, fmt::format("a dtype constant (pl.{}) is not a value here; pass it as a keyword "
+                           "argument (dtype=...) or use it in a type annotation",
+                           DTypeName(v.dt)));
+      return nullptr;
+    case ConstVal::K::kEnum:
+      Error(s, fmt::format("an enum constant ({}) can only be passed as a keyword argument",
+                           EnumValueName(v.ek, static_cast<int>(v.i)).value_or("?")));
       return nullptr;
   }
   pyconst_.insert(e);
@@ -267,7 +339,20 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
     case EK::kName: {
       if (const Var* v = LookupVar(e->str)) return poisoned_.count(v) ? nullptr : v;
       auto it = consts_.find(e->str);
-      if (it != consts_.end()) return ConstToExpr(it->second, e->span);
+      if (it != consts_.end()) {
+        if (it->second.k == ConstVal::K::kDType) {
+          Error(e->span, fmt::format("{}, not a value here; pass it as a keyword argument "
+                                     "(dtype={}) or use pl.const(v, {})",
+                                     DescribeName(e), e->str, e->str));
+          return nullptr;
+        }
+        if (it->second.k == ConstVal::K::kEnum) {
+          Error(e->span, fmt::format("{}, which can only be passed as a keyword argument",
+                                     DescribeName(e)));
+          return nullptr;
+        }
+        return ConstToExpr(it->second, e->span);
+      }
       if (func_index_.count(e->str)) {
         Error(e->span, fmt::format("function '{}' must be called, e.g. self.{}(...)", e->str,
                                    e->str));

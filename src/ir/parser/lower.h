@@ -17,21 +17,27 @@
 #include <vector>
 
 #include "ast.h"
+#include "pypto/core/dtype.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/enums.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/parser.h"
 
 namespace pypto::ir::parser {
 
-// A module-level compile-time value (`N = 64`, `SHAPE = [16, 64]`).
+// A module-level compile-time value (`N = 64`, `SHAPE = [16, 64]`, and names
+// bound to a dtype or an enum member: `DT = pl.FP16`, `OP = pld.ReduceOp.Max`,
+// usable wherever that dtype / enum value may be written; see DTypeOf/EnumOf).
 struct ConstVal {
-  enum class K { kInt, kFloat, kBool, kStr, kList } k = K::kInt;
-  int64_t i = 0;
+  enum class K { kInt, kFloat, kBool, kStr, kList, kDType, kEnum } k = K::kInt;
+  int64_t i = 0;  // kInt; the member's value for kEnum
   double f = 0;
   bool b = false;
   std::string s;
   std::vector<ConstVal> list;
+  DataType dt = DataType::kFP32;           // kDType
+  EnumKind ek = EnumKind::kFunctionType;   // kEnum
 };
 
 class Lowerer {
@@ -74,8 +80,19 @@ class Lowerer {
   const Expr* MakeBinary(BinaryOp op, const Expr* a, const Expr* b, Span s, bool fold);
   std::optional<ConstVal> EvalConst(const PyExpr* e, bool report);
   const Expr* ConstToExpr(const ConstVal& v, Span s);
-  std::optional<DataType> DTypeOf(const PyExpr* e);  // pl.FP32 -> kFP32
+  // pl.FP32 -> kFP32; also a name bound to a dtype constant (DT = pl.FP32).
+  std::optional<DataType> DTypeOf(const PyExpr* e);
+  // pld.ReduceOp.Max; also a name bound to an enum constant (OP = pld.ReduceOp.Max).
   std::optional<std::pair<EnumKind, int>> EnumOf(const PyExpr* e);
+  // The module constant a bare name (not shadowed by a local) denotes, else null.
+  const ConstVal* NamedConst(const PyExpr* e) const;
+  // What a bare name is, for diagnostics where a dtype or enum value was
+  // expected: "'OP' is pld.ReduceOp.Max, an enum value", "'X' is undefined", ...
+  // Empty when `e` is not a bare name.
+  std::string DescribeName(const PyExpr* e) const;
+  // "<what>: expected a dtype such as <example>", naming what a bare name is.
+  std::string ExpectedDType(std::string_view what, const PyExpr* e,
+                            std::string_view example = "pl.FP32") const;
   const Expr* LowerSubscript(const PyExpr* e);
   // The region a tensor subscript selects (see LowerSubscriptRegion in exprs.cc).
   struct SubscriptRegion {

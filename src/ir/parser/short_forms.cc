@@ -143,7 +143,7 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     }
     auto c = EvalConst(val, true);
     auto dt = DTypeOf(dte);
-    if (!dt) Error(dte->span, "pl.const: expected a dtype such as pl.INT32");
+    if (!dt) Error(dte->span, ExpectedDType("pl.const", dte, "pl.INT32"));
     if (!c || !dt) return nullptr;
     if (*dt == DataType::kBool && c->k == ConstVal::K::kBool) return ctx_.Bool(c->b, s);
     if (c->k == ConstVal::K::kInt && IsFloat(*dt)) return ctx_.Float(double(c->i), *dt, s);
@@ -174,7 +174,7 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     }
     auto dt = DTypeOf(dte);
     if (!dt) {
-      Error(dte->span, "pl.cast: expected a dtype such as pl.INT32");
+      Error(dte->span, ExpectedDType("pl.cast", dte, "pl.INT32"));
       return nullptr;
     }
     const Expr* x = LowerExpr(call->items[0]);

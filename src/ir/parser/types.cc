@@ -278,7 +278,7 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
       return std::nullopt;
     }
     auto dt = DTypeOf(items[i]);
-    if (!dt) Error(items[i]->span, fmt::format("{}: expected a dtype such as pl.FP32", what));
+    if (!dt) Error(items[i]->span, ExpectedDType(what, items[i]));
     return dt;
   };
   if (head == "pl.Scalar") {

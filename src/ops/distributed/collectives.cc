@@ -100,6 +100,7 @@ static const Type* DeduceReduceScatter(DeduceContext& dc) {
   const DistributedTensorType* target = ExpectDist(dc, 0);
   const DistributedTensorType* sig = ExpectSignal(dc, 1);
   if (!target || !sig) return nullptr;
+  // Any pld.ReduceOp (Sum, Max, Min, Prod), as upstream.
   if (!EnumKw(dc, "op", EnumKind::kReduceOp, 0)) return nullptr;
   if (!ExpectRank(dc, 0, target, 2, "[NR, SIZE]") || !ExpectNrSignalShape(dc, 1, sig, true) ||
       !CheckRowsPerRank(dc, 0, target, sig, "[NR * k, SIZE]"))
@@ -218,12 +219,12 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite);
 
   r.Register("pld.tensor.reduce_scatter")
-      .Doc("Sum-reduces [NR, SIZE] window slices and scatters row r to rank r; returns target's "
-           "type.")
+      .Doc("Reduces (op: Sum, Max, Min or Prod) [NR, SIZE] window slices and scatters row r to "
+           "rank r; returns target's type.")
       .Category("DistributedOp")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (InOut)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
-      .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp (Sum, Max, Min, Prod)", 0)
+      .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
       .Deduce(DeduceReduceScatter)
       .Effect(0, ArgEffect::kReadWrite)
       .Effect(1, ArgEffect::kReadWrite);

@@ -1,4 +1,4 @@
-# barrier/broadcast/reduce_scatter verifier: signal shape, root range, Sum-only reduce_scatter, [NR, SIZE] target.
+# barrier/broadcast/reduce_scatter verifier: signal shape, root range, reduce_scatter's op is a pld.ReduceOp, [NR, SIZE] target.
 # RUN: not pypto-opt %s 2>&1 | FileCheck %s
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -18,9 +18,8 @@ class BadBBRS:
         c = pld.tensor.broadcast(data, sig, root=4)
         # CHECK: barrier_broadcast_reduce_scatter_errors.pir:[[@LINE+1]]:13: error: pld.tensor.broadcast: missing required keyword argument 'root'
         d = pld.tensor.broadcast(data, sig)
-        # every pld.ReduceOp is accepted (no diagnostic on the next line)
-        # CHECK-NOT: barrier_broadcast_reduce_scatter_errors.pir:[[@LINE+1]]:{{[0-9]+}}: error
-        e = pld.tensor.reduce_scatter(data, sig, op=pld.ReduceOp.Max)
+        # CHECK: barrier_broadcast_reduce_scatter_errors.pir:[[@LINE+1]]:53: error: keyword 'op' expects a pld.ReduceOp value, got 'pld.WaitCmp.Ge'
+        e = pld.tensor.reduce_scatter(data, sig, op=pld.WaitCmp.Ge)
         # CHECK: barrier_broadcast_reduce_scatter_errors.pir:[[@LINE+1]]:39: error: pld.tensor.reduce_scatter: argument 'target' must be 2-D [NR, SIZE], got shape [256]
         f = pld.tensor.reduce_scatter(flat, sig)
         # CHECK-NOT: error

@@ -1,6 +1,6 @@
-# lower-composite-ops: reduce_scatter(target [NR, SIZE], sig) (Sum) in a kernel:
-# barrier 1; row my_rank = own row + row my_rank of every peer (remote_load +
-# tile.add); barrier 2 (every peer has read my rows) BEFORE the store into row
+# lower-composite-ops: reduce_scatter(target [NR, SIZE], sig, op) in a kernel:
+# barrier 1; row my_rank = own row (op) row my_rank of every peer (remote_load +
+# tile.add / maximum / minimum / mul); barrier 2 (every peer has read my rows) BEFORE the store into row
 # my_rank; epilogue -2.
 # RUN: pypto-opt %s --passes=lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
 # RUN: pypto-opt %s --passes=lower-composite-ops,lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
@@ -13,6 +13,15 @@
 # RUN: rm -rf %t.d
 # RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/f32 --n 17 --ranks 1,2,3,4,8 --seeds 1,2 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/f16 --n 40 --dtype FP16 --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
+# Max, Min and Prod (upstream's reduce ops) reduce with tile.maximum / minimum / mul.
+# RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/max --n 17 --op Max --ranks 1,2,3,4 --seeds 3 | FileCheck %s --check-prefix=OPS
+# RUN: FileCheck %s --check-prefix=MAX < %t.d/max/lowered0.pir
+# RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/min --n 40 --dtype FP16 --op Min --ranks 1,2,4,8 | FileCheck %s --check-prefix=OPS
+# RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/prod --n 17 --op Prod --ranks 1,2,3,8 | FileCheck %s --check-prefix=OPS
+# RUN: %python %S/Inputs/run_collective.py reduce_scatter %S/Inputs/reduce_scatter_prog.txt %t.d/prod16 --n 40 --dtype FP16 --op Prod --ranks 2,4 --pipeline default | FileCheck %s --check-prefix=OPS
+# MAX: rs_red: {{.*}} = pl.tile.maximum(rs_acc_it, rs_recv)
+# OPS: after P=2 parallel: OK
+# OPS: FAILURES 0
 # DIFF-DAG: before P=1 parallel: OK
 # DIFF-DAG: after P=1 parallel: OK
 # DIFF-DAG: after P=2 parallel: OK

@@ -91,9 +91,13 @@ def main():
         elif a.kind == "allgather":  # y[r] = the stack of every rank's row
             x = rng.integers(-8, 9, size=(P, 1, a.n)).astype(dt)
             ref = np.broadcast_to(x[:, 0, :], (P, P, a.n)).copy()
-        elif a.kind == "reduce_scatter":  # y[r] = sum over s of x[s][r]
-            x = rng.integers(-8, 9, size=(P, P, a.n)).astype(dt)
-            ref = x.astype(np.float64).sum(axis=0).reshape(P, 1, a.n).astype(dt)
+        elif a.kind == "reduce_scatter":  # y[r] = op over s of x[s][r]
+            if a.op == "Prod":  # |product| <= 2^8 for P <= 8: exact in FP16 too
+                x = rng.choice([-2.0, -1.0, 1.0, 2.0], size=(P, P, a.n)).astype(dt)
+            else:
+                x = rng.integers(-8, 9, size=(P, P, a.n)).astype(dt)
+            red = {"Sum": np.sum, "Max": np.max, "Min": np.min, "Prod": np.prod}[a.op]
+            ref = red(x.astype(np.float64), axis=0).reshape(P, 1, a.n).astype(dt)
         else:  # all_to_all: y[r][s] = x[s][r]
             x = rng.integers(-8, 9, size=(P, P, a.n)).astype(dt)
             ref = x.transpose(1, 0, 2).copy()

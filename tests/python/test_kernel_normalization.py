@@ -64,5 +64,6 @@ def test_emit_without_the_normalizing_passes_fails():
     partial = ("outline-incore-scopes,convert-to-ssa,simplify,convert-tensor-to-tile-ops,"
                "infer-tile-memory-space,expand-mixed-kernel,materialize-dist-tensor-ctx")
     lowered = ir.run_passes(RootPublishes, partial)
-    with pytest.raises(pypto.EmitError, match="tile.store: argument .tile. must be a tile defined in this kernel"):
+    with pytest.raises(pypto.EmitError,
+                       match="tile.store: argument .tile. must be a tile defined in this kernel"):
         ir.emit_pto(lowered)

@@ -44,8 +44,9 @@ bool ContainsCall(const Expr* e) {
   return found;
 }
 
+// Comm ops with an Unknown result are statements, never values: left alone.
 bool IsNonScalarCall(const Expr* e) {
-  return Isa<Call>(e) && !Isa<ScalarType>(e->type);
+  return Isa<Call>(e) && !Isa<ScalarType>(e->type) && !Isa<UnknownType>(e->type);
 }
 
 // Whether argument `e` holds a non-scalar call that must be named (directly or
@@ -153,7 +154,7 @@ class CallArgFlattener : public IRMutator {
       if (!changed) return e;
       return ctx_.Make<MakeTuple>(std::move(el), t->type, t->span);
     }
-    if (!ContainsCall(e)) return e;
+    if (!ContainsCall(e) || Isa<UnknownType>(e->type)) return e;
     return Bind(e, name);
   }
 

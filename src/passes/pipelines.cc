@@ -46,6 +46,12 @@ const std::vector<PassInfo>& AllPasses() {
     add("materialize-dist-tensor-ctx",
         "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through calls",
         {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {}, CreateMaterializeDistTensorCtxPass);
+    add("eliminate-early-returns",
+        "kernels: a return inside an if -> if/else yielding the returned values, then one return",
+        {P::kSSAForm}, {}, {}, CreateEliminateEarlyReturnsPass);
+    add("flatten-call-args",
+        "kernels: bind op calls nested as call arguments (non-scalar results) to named temporaries",
+        {}, {}, {P::kTileMemoryInferred, P::kTileOps2D}, CreateFlattenCallArgsPass);
     add("insert-comm-fence", "insert cacheinvalid/fence after publishing writes, fence after remote writes, cacheinvalid after waits",
         {P::kSplitIncoreOrch}, {P::kCommFenced}, {}, CreateInsertCommFencePass);
     return v;
@@ -68,12 +74,13 @@ const PassInfo* ProducerOf(IRProperty prop) {
 static const std::map<std::string, std::vector<std::string>, std::less<>>& Pipelines() {
   static const std::map<std::string, std::vector<std::string>, std::less<>> m = {
       {"default",
-       {"outline-incore-scopes", "convert-to-ssa", "simplify", "convert-tensor-to-tile-ops",
+       {"outline-incore-scopes", "convert-to-ssa", "simplify", "flatten-call-args",
+        "convert-tensor-to-tile-ops",
         "lower-composite-ops", "flatten-tile-nd-to-2d", "infer-tile-memory-space",
         "lower-auto-vector-split", "expand-mixed-kernel", "synthesize-allreduce-signals",
         "materialize-comm-domain-scopes", "lower-host-tensor-collectives",
         "lower-l2-tensor-collectives", "materialize-dist-tensor-ctx", "insert-comm-fence",
-        "simplify"}},
+        "eliminate-early-returns", "simplify"}},
   };
   return m;
 }

@@ -23,5 +23,7 @@ std::unique_ptr<Pass> CreateMaterializeCommDomainScopesPass();
 std::unique_ptr<Pass> CreateLowerHostTensorCollectivesPass();
 std::unique_ptr<Pass> CreateLowerL2TensorCollectivesPass();
 std::unique_ptr<Pass> CreateLowerAutoVectorSplitPass();
+std::unique_ptr<Pass> CreateEliminateEarlyReturnsPass();
+std::unique_ptr<Pass> CreateFlattenCallArgsPass();
 
 }  // namespace pypto::passes

@@ -19,4 +19,4 @@
 # LS: lower-l2-tensor-collectives{{$}}
 # LS: insert-comm-fence
 # RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt --list-pipelines | FileCheck %s --check-prefix=LP
-# LP: default: outline-incore-scopes convert-to-ssa simplify convert-tensor-to-tile-ops lower-composite-ops flatten-tile-nd-to-2d infer-tile-memory-space lower-auto-vector-split expand-mixed-kernel
+# LP: default: outline-incore-scopes convert-to-ssa simplify flatten-call-args convert-tensor-to-tile-ops lower-composite-ops flatten-tile-nd-to-2d infer-tile-memory-space lower-auto-vector-split expand-mixed-kernel

@@ -10,17 +10,30 @@
 
 namespace pypto::ir::text {
 
+// Dispatched on length (every name is checked, on both the parse and the
+// print path, so this must not scan the whole list).
 inline bool IsPythonKeyword(std::string_view s) {
-  static constexpr std::string_view kKeywords[] = {
-      "False", "None",   "True",    "and",      "as",     "assert", "async",  "await",
-      "break", "class",  "continue", "def",     "del",    "elif",   "else",   "except",
-      "finally", "for",  "from",    "global",   "if",     "import", "in",     "is",
-      "lambda", "nonlocal", "not",  "or",       "pass",   "raise",  "return", "try",
-      "while", "with",   "yield"};
-  if (s.size() < 2 || s.size() > 8) return false;
-  for (std::string_view k : kKeywords)
-    if (k[0] == s[0] && k == s) return true;
-  return false;
+  switch (s.size()) {
+    case 2:
+      return s == "as" || s == "if" || s == "in" || s == "is" || s == "or";
+    case 3:
+      return s == "and" || s == "def" || s == "del" || s == "for" || s == "not" || s == "try";
+    case 4:
+      return s == "None" || s == "True" || s == "elif" || s == "else" || s == "from" ||
+             s == "pass" || s == "with";
+    case 5:
+      return s == "False" || s == "async" || s == "await" || s == "break" || s == "class" ||
+             s == "raise" || s == "while" || s == "yield";
+    case 6:
+      return s == "assert" || s == "except" || s == "global" || s == "import" ||
+             s == "lambda" || s == "return";
+    case 7:
+      return s == "finally";
+    case 8:
+      return s == "continue" || s == "nonlocal";
+    default:
+      return false;
+  }
 }
 
 // Names a Var may not print as: keywords and the module/receiver names.

@@ -10,29 +10,61 @@
 
 namespace pypto::ir::text {
 
-// Dispatched on length (every name is checked, on both the parse and the
-// print path, so this must not scan the whole list).
 inline bool IsPythonKeyword(std::string_view s) {
+  // Decided on length and first byte (every name token is asked this), then
+  // at most two full compares.
+  auto is = [&s](std::string_view k) { return s == k; };
+  if (s.size() < 2 || s.size() > 8) return false;
   switch (s.size()) {
     case 2:
-      return s == "as" || s == "if" || s == "in" || s == "is" || s == "or";
+      switch (s[0]) {
+        case 'a': return s[1] == 's';
+        case 'i': return s[1] == 'f' || s[1] == 'n' || s[1] == 's';
+        case 'o': return s[1] == 'r';
+        default: return false;
+      }
     case 3:
-      return s == "and" || s == "def" || s == "del" || s == "for" || s == "not" || s == "try";
+      switch (s[0]) {
+        case 'a': return is("and");
+        case 'd': return is("def") || is("del");
+        case 'f': return is("for");
+        case 'n': return is("not");
+        case 't': return is("try");
+        default: return false;
+      }
     case 4:
-      return s == "None" || s == "True" || s == "elif" || s == "else" || s == "from" ||
-             s == "pass" || s == "with";
+      switch (s[0]) {
+        case 'N': return is("None");
+        case 'T': return is("True");
+        case 'e': return is("elif") || is("else");
+        case 'f': return is("from");
+        case 'p': return is("pass");
+        case 'w': return is("with");
+        default: return false;
+      }
     case 5:
-      return s == "False" || s == "async" || s == "await" || s == "break" || s == "class" ||
-             s == "raise" || s == "while" || s == "yield";
+      switch (s[0]) {
+        case 'F': return is("False");
+        case 'a': return is("async") || is("await");
+        case 'b': return is("break");
+        case 'c': return is("class");
+        case 'r': return is("raise");
+        case 'w': return is("while");
+        case 'y': return is("yield");
+        default: return false;
+      }
     case 6:
-      return s == "assert" || s == "except" || s == "global" || s == "import" ||
-             s == "lambda" || s == "return";
-    case 7:
-      return s == "finally";
-    case 8:
-      return s == "continue" || s == "nonlocal";
-    default:
-      return false;
+      switch (s[0]) {
+        case 'a': return is("assert");
+        case 'e': return is("except");
+        case 'g': return is("global");
+        case 'i': return is("import");
+        case 'l': return is("lambda");
+        case 'r': return is("return");
+        default: return false;
+      }
+    case 7: return is("finally");
+    default: return is("continue") || is("nonlocal");
   }
 }
 

@@ -18,45 +18,72 @@ namespace {
 
 size_t Mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
 
-size_t HashTile(const TileType& t) {
-  size_t h = Mix(static_cast<size_t>(t.dtype), t.shape.size());
-  for (const Expr* e : t.shape) h = Mix(h, reinterpret_cast<uintptr_t>(e));
-  h = Mix(h, t.memory_space ? static_cast<size_t>(*t.memory_space) + 1 : 0);
-  if (t.view) {
-    h = Mix(h, t.view->valid_shape.size() + 1);
-    for (const Expr* e : t.view->valid_shape) h = Mix(h, reinterpret_cast<uintptr_t>(e));
-    h = Mix(h, static_cast<size_t>(t.view->blayout));
-    h = Mix(h, static_cast<size_t>(t.view->slayout));
-    h = Mix(h, static_cast<size_t>(t.view->fractal));
-    h = Mix(h, static_cast<size_t>(t.view->pad));
+// Slot of hash `h` in a table of mask + 1 slots (the high product bits, well
+// mixed even when `h`'s low bits are not).
+size_t SlotOf(size_t h, size_t mask) {
+  return static_cast<size_t>((static_cast<uint64_t>(h) * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+size_t HashTile(const std::vector<const Expr*>& shape, DataType dtype,
+                std::optional<MemorySpace> mem, const TileView* view) {
+  size_t h = Mix(static_cast<size_t>(dtype), shape.size());
+  for (const Expr* e : shape) h = Mix(h, reinterpret_cast<uintptr_t>(e));
+  h = Mix(h, mem ? static_cast<size_t>(*mem) + 1 : 0);
+  if (view) {
+    h = Mix(h, view->valid_shape.size() + 1);
+    for (const Expr* e : view->valid_shape) h = Mix(h, reinterpret_cast<uintptr_t>(e));
+    h = Mix(h, static_cast<size_t>(view->blayout));
+    h = Mix(h, static_cast<size_t>(view->slayout));
+    h = Mix(h, static_cast<size_t>(view->fractal));
+    h = Mix(h, static_cast<size_t>(view->pad));
   }
   return h;
 }
 
-bool SameSpan(const Span& a, const Span& b) {
-  return a.file == b.file && a.line == b.line && a.col == b.col && a.length == b.length;
-}
-
-// Field-for-field identity (Exprs by pointer).
-bool SameTile(const TileType& a, const TileType& b) {
-  if (a.dtype != b.dtype || a.shape != b.shape || a.memory_space != b.memory_space ||
-      a.view.has_value() != b.view.has_value() || !SameSpan(a.span, b.span))
+// Field-for-field identity (Exprs by pointer). Interned tiles are built
+// without a span, so the candidate's (unknown) span always matches.
+bool SameTile(const TileType& a, const std::vector<const Expr*>& shape, DataType dtype,
+              std::optional<MemorySpace> mem, const TileView* view) {
+  if (a.dtype != dtype || a.shape != shape || a.memory_space != mem ||
+      a.view.has_value() != (view != nullptr))
     return false;
-  if (!a.view) return true;
-  const TileView &x = *a.view, &y = *b.view;
+  if (!view) return true;
+  const TileView &x = *a.view, &y = *view;
   return x.valid_shape == y.valid_shape && x.blayout == y.blayout && x.slayout == y.slayout &&
          x.fractal == y.fractal && x.pad == y.pad;
 }
 
 }  // namespace
 
-TileType* Context::InternTile(TileType&& t) {
-  size_t h = HashTile(t);
-  auto [lo, hi] = tiles_.equal_range(h);
-  for (auto it = lo; it != hi; ++it)
-    if (SameTile(*it->second, t)) return it->second;
-  TileType* made = arena_.New<TileType>(std::move(t));
-  tiles_.emplace(h, made);
+void Context::GrowTiles() {
+  std::vector<TileSlot> old = std::move(tile_slots_);
+  tile_slots_.assign(old.empty() ? 64 : old.size() * 2, TileSlot{});
+  size_t mask = tile_slots_.size() - 1;
+  for (const TileSlot& s : old) {
+    if (!s.tile) continue;
+    size_t i = SlotOf(s.hash, mask);
+    while (tile_slots_[i].tile) i = (i + 1) & mask;
+    tile_slots_[i] = s;
+  }
+}
+
+TileType* Context::InternTile(const std::vector<const Expr*>& shape, DataType dtype,
+                              std::optional<MemorySpace> mem, const TileView* view,
+                              TileType* from) {
+  size_t h = HashTile(shape, dtype, mem, view);
+  if (2 * (tile_count_ + 1) > tile_slots_.size()) GrowTiles();
+  size_t mask = tile_slots_.size() - 1;
+  size_t i = SlotOf(h, mask);
+  for (; tile_slots_[i].tile; i = (i + 1) & mask) {
+    const TileSlot& s = tile_slots_[i];
+    if (s.hash == h && SameTile(*s.tile, shape, dtype, mem, view)) return s.tile;
+  }
+  TileType* made = from ? arena_.New<TileType>(std::move(*from))
+                        : arena_.New<TileType>(shape, dtype, mem,
+                                               view ? std::optional<TileView>(*view)
+                                                    : std::optional<TileView>());
+  tile_slots_[i] = {h, made};
+  ++tile_count_;
   return made;
 }
 

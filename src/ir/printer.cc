@@ -12,6 +12,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <ostream>
 #include <set>
@@ -21,6 +22,8 @@
 #include <vector>
 
 #include "parser/text_names.h"
+#include "pypto/core/ptr_map.h"
+#include "pypto/core/string_view_set.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_registry.h"
 
@@ -100,20 +103,43 @@ int ExprPrec(const Expr* e) {
   return kPrecAtom;
 }
 
+// Statements in `s` (for sizing the output buffer and name tables).
+size_t CountStmts(const Stmt* s) {
+  if (!s) return 0;
+  if (auto* q = As<SeqStmt>(s)) {
+    size_t n = 0;
+    for (const Stmt* c : q->stmts) n += CountStmts(c);
+    return n;
+  }
+  if (auto* i = As<IfStmt>(s)) return 2 + CountStmts(i->then_body) + CountStmts(i->else_body);
+  if (auto* f = As<ForStmt>(s)) return 1 + CountStmts(f->body);
+  if (auto* w = As<WhileStmt>(s)) return 2 + CountStmts(w->body);
+  if (auto* sc = As<ScopeStmt>(s)) return 1 + CountStmts(sc->body);
+  return 1;
+}
+
 class Printer {
  public:
   // Names for module-level symbols (dynamic dims), visible in every function.
-  void AddGlobal(const Var* v) { Bind(v); globals_ = names_; global_used_ = used_; }
+  void AddGlobal(const Var* v) {
+    BindIn(v, &global_store_);
+    globals_ = names_;
+    global_used_ = used_;
+  }
 
   // Starts a new function scope: forget locals, keep globals.
   void ResetLocals() {
     names_ = globals_;
     used_ = global_used_;
+    local_store_.clear();
     type_strs_.clear();  // type text may name function-local Vars
   }
 
   void PrintFunction(const Function& f, int indent) {
     ResetLocals();
+    size_t binders = f.params.size() + CountStmts(f.body);  // about one Var per statement
+    names_.Reserve(names_.size() + binders);
+    used_.Reserve(used_.size() + binders);
     for (const Var* p : f.params) Bind(p);
     PreBind(f.body);
     Line(indent, Decorator(f));
@@ -322,10 +348,9 @@ class Printer {
 
   std::string Name(const Var* v) { return NameRef(v); }
   const std::string& NameRef(const Var* v) {
-    auto it = names_.find(v);
-    if (it != names_.end()) return it->second;
-    Bind(v);
-    return names_.find(v)->second;
+    if (v)
+      if (const std::string* const* n = names_.Find(v)) return **n;
+    return Bind(v);
   }
   // TypeStr, memoized per function (types are immutable and, hash-consed,
   // repeat by pointer; the text of one only depends on the names bound so far,
@@ -360,18 +385,39 @@ class Printer {
   std::string out;
 
  private:
-  std::string Bind(const Var* v) {
-    auto it = names_.find(v);
-    if (it != names_.end()) return it->second;
+  const std::string& Bind(const Var* v) { return BindIn(v, &local_store_); }
+
+  // The unique printed name of `v`, chosen on first sight and kept in `store`
+  // (deques never move their elements, so names_/used_ can point into them).
+  const std::string& BindIn(const Var* v, std::deque<std::string>* store) {
+    static const std::string kNone = "None";
+    if (!v) return kNone;
+    auto [slot, fresh] = names_.Insert(v);
+    if (!fresh) return **slot;
+    std::string_view hint = v->name_hint;
+    bool plain = !hint.empty() && text::IsIdentStart(hint[0]);
+    for (char c : hint) plain = plain && text::IsIdentChar(c);
     std::string base;
-    for (char c : v->name_hint) base += text::IsIdentChar(c) ? c : '_';
-    if (base.empty()) base = "v";
-    if (!text::IsIdentStart(base[0])) base = "_" + base;
-    std::string name = base;
-    for (int k = 1; text::IsReservedName(name) || used_.count(name); ++k)
-      name = base + "_" + std::to_string(k);
-    used_.insert(name);
-    names_.emplace(v, name);
+    if (plain) {
+      base = hint;
+    } else {
+      for (char c : hint) base += text::IsIdentChar(c) ? c : '_';
+      if (base.empty()) base = "v";
+      if (!text::IsIdentStart(base[0])) base = "_" + base;
+    }
+    if (!text::IsReservedName(base) && !used_.Contains(base)) {
+      store->push_back(std::move(base));
+    } else {
+      std::string name;
+      for (int k = 1;; ++k) {
+        name = base + "_" + std::to_string(k);
+        if (!text::IsReservedName(name) && !used_.Contains(name)) break;
+      }
+      store->push_back(std::move(name));
+    }
+    const std::string& name = store->back();
+    used_.Insert(name);
+    *slot = &name;
     return name;
   }
 
@@ -603,30 +649,13 @@ class Printer {
     return s + ")";
   }
 
-  std::unordered_map<const Var*, std::string> names_, globals_;
-  std::unordered_set<std::string> used_, global_used_;  // only looked up, never iterated
+  // Printed names: module-level ones (kept) and the current function's.
+  std::deque<std::string> global_store_, local_store_;
+  PtrMap<const Var*, const std::string*> names_, globals_;  // into the stores
+  StringViewSet used_, global_used_;  // names taken (views into the stores)
   std::unordered_map<const Type*, std::string> type_strs_;
   std::unordered_map<const OpDef*, std::string> op_names_;
 };
-
-}  // namespace
-
-namespace {
-
-// Statements in `s` (for sizing the output buffer).
-size_t CountStmts(const Stmt* s) {
-  if (!s) return 0;
-  if (auto* q = As<SeqStmt>(s)) {
-    size_t n = 0;
-    for (const Stmt* c : q->stmts) n += CountStmts(c);
-    return n;
-  }
-  if (auto* i = As<IfStmt>(s)) return 2 + CountStmts(i->then_body) + CountStmts(i->else_body);
-  if (auto* f = As<ForStmt>(s)) return 1 + CountStmts(f->body);
-  if (auto* w = As<WhileStmt>(s)) return 2 + CountStmts(w->body);
-  if (auto* sc = As<ScopeStmt>(s)) return 1 + CountStmts(sc->body);
-  return 1;
-}
 
 }  // namespace
 

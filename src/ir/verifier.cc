@@ -49,17 +49,17 @@ std::string_view BindKindName(BindKind k) {
 
 // ======================================================= pass 1: bindings
 
-void Verifier::Bind(const Var* v, BindKind kind, Span at) {
+void Verifier::Bind(const Var* v, BindKind kind, const Span& at) {
   if (!v) {
     Error(at, "internal IR error: null variable binding; every binding needs a Var");
     return;
   }
-  auto [it, fresh] = vars_.try_emplace(v);
-  VarInfo& info = it->second;
+  auto [slot, fresh] = vars_.Insert(v);
+  VarInfo& info = *slot;
   if (fresh) {
     info.kind = kind;
     info.func = cur_func_index_;
-    info.def_span = at;
+    info.def_span = &at;
     info.assigns = kind == BindKind::kAssign ? 1 : 0;
     return;
   }
@@ -75,7 +75,7 @@ void Verifier::Bind(const Var* v, BindKind kind, Span at) {
       Error(at, fmt::format("'{}' is defined more than once (SSA form required after "
                             "convert-to-ssa)",
                             v->name_hint));
-      Note(info.def_span, fmt::format("'{}' was first defined here", v->name_hint));
+      Note(*info.def_span, fmt::format("'{}' was first defined here", v->name_hint));
     }
     return;
   }
@@ -87,7 +87,7 @@ void Verifier::Bind(const Var* v, BindKind kind, Span at) {
   Error(at, fmt::format("'{}' is defined more than once (already bound as {}); bind a fresh "
                         "variable",
                         v->name_hint, BindKindName(info.kind)));
-  Note(info.def_span, fmt::format("'{}' was first defined here", v->name_hint));
+  Note(*info.def_span, fmt::format("'{}' was first defined here", v->name_hint));
 }
 
 void Verifier::CollectStmt(const Stmt* s) {
@@ -134,29 +134,28 @@ void Verifier::CollectStmt(const Stmt* s) {
 // ======================================================= pass 2: scoping
 
 void Verifier::Define(const Var* v) {
-  if (v && in_scope_.insert(v).second) scope_log_.push_back(v);
+  if (v && in_scope_.Insert(v).second) scope_log_.push_back(v);
 }
 
 void Verifier::PopTo(size_t mark) {
   while (scope_log_.size() > mark) {
-    in_scope_.erase(scope_log_.back());
+    in_scope_.Erase(scope_log_.back());
     scope_log_.pop_back();
   }
 }
 
 void Verifier::CheckUse(const Var* v) {
-  if (in_scope_.count(v)) return;
+  if (in_scope_.Contains(v)) return;
   Span at = UseSpan();
-  auto it = vars_.find(v);
-  if (it != vars_.end() && it->second.func != cur_func_index_ &&
-      it->second.kind != BindKind::kDynamicDim) {
+  const VarInfo* info = vars_.Find(v);
+  if (info && info->func != cur_func_index_ && info->kind != BindKind::kDynamicDim) {
     Error(at, fmt::format("use of '{}' defined in function '{}'; values cross functions only "
                           "as call arguments",
-                          v->name_hint, FuncName(it->second.func)));
+                          v->name_hint, FuncName(info->func)));
     return;
   }
   Error(at, fmt::format("use of '{}' before its definition", v->name_hint));
-  if (it != vars_.end()) Note(it->second.def_span, fmt::format("'{}' is defined here", v->name_hint));
+  if (info) Note(*info->def_span, fmt::format("'{}' is defined here", v->name_hint));
 }
 
 Span Verifier::UseSpan() const {
@@ -357,10 +356,10 @@ void Verifier::CheckStmt(const Stmt* s) {
     case NodeKind::kSplitAivScopeStmt: {
       const auto* x = static_cast<const SplitAivScopeStmt*>(s);
       CheckScopeAttrs(x);
-      bool fresh = x->var && !in_scope_.count(x->var);
+      bool fresh = x->var && !in_scope_.Contains(x->var);
       Define(x->var);
       CheckStmt(x->body);
-      if (fresh) in_scope_.erase(x->var);  // the index is local to the scope
+      if (fresh) in_scope_.Erase(x->var);  // the index is local to the scope
       break;
     }
     default:
@@ -512,8 +511,41 @@ void Verifier::Note(Span at, std::string msg) {
   if (at.IsKnown()) diag_.AddNote(at, std::move(msg));
 }
 
+// Upper bound of the Vars statement `s` binds (to size the binding table once).
+static size_t CountBinders(const Stmt* s) {
+  if (!s) return 0;
+  switch (s->kind) {
+    case NodeKind::kAssignStmt:
+      return 1;
+    case NodeKind::kSeqStmt: {
+      size_t n = 0;
+      for (const Stmt* c : static_cast<const SeqStmt*>(s)->stmts) n += CountBinders(c);
+      return n;
+    }
+    case NodeKind::kIfStmt: {
+      const auto* x = static_cast<const IfStmt*>(s);
+      return x->return_vars.size() + CountBinders(x->then_body) + CountBinders(x->else_body);
+    }
+    case NodeKind::kForStmt: {
+      const auto* x = static_cast<const ForStmt*>(s);
+      return 1 + x->iter_args.size() + x->return_vars.size() + CountBinders(x->body);
+    }
+    case NodeKind::kWhileStmt: {
+      const auto* x = static_cast<const WhileStmt*>(s);
+      return x->iter_args.size() + x->return_vars.size() + CountBinders(x->body);
+    }
+    default:
+      if (Isa<ScopeStmt>(s)) return 1 + CountBinders(static_cast<const ScopeStmt*>(s)->body);
+      return 0;
+  }
+}
+
 bool Verifier::Run() {
   int before = diag_.ErrorCount();
+  size_t binders = prog_.dynamic_dims.size();
+  for (const Function* f : prog_.functions)
+    if (f) binders += f->params.size() + CountBinders(f->body);
+  vars_.Reserve(binders);
   cur_func_index_ = -1;
   for (const Var* d : prog_.dynamic_dims) Bind(d, BindKind::kDynamicDim, prog_.span);
   for (size_t i = 0; i < prog_.functions.size(); ++i) {
@@ -533,8 +565,8 @@ bool Verifier::Run() {
     }
     cur_func_ = f;
     cur_func_index_ = static_cast<int>(i);
-    in_scope_.clear();
-    scope_log_.clear();
+    PopTo(0);  // empties in_scope_ in time proportional to its entries
+    in_scope_.Clear();
     allowed_yields_.clear();
     span_stack_.clear();
     loop_depth_ = incore_scope_depth_ = 0;

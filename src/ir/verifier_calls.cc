@@ -91,7 +91,7 @@ void Verifier::CheckOpCall(const Call* c) {
     return;
   }
   std::string why;
-  if (!StructuralEqual(re_type, c->type, &why))
+  if (re_type != c->type && !StructuralEqual(re_type, c->type, &why))
     Error(c->span, fmt::format("{}: stored result type {} does not match the type deduced from "
                                "its arguments, {}; rebuild the call with MakeOpCall",
                                PrintedName(*c->op), TypeSpelling(c->type), TypeSpelling(re_type)));
@@ -193,12 +193,12 @@ void Verifier::CheckDeferWaitSignal(const Call* c) {
   if (!c->IsOp("pld.system.defer_wait") || c->args.empty()) return;
   const Var* v = AsVarLike(c->args[0]);
   if (!v) return;
-  auto it = vars_.find(v);
-  if (it == vars_.end() || it->second.kind == BindKind::kParam) return;
+  const VarInfo* info = vars_.Find(v);
+  if (!info || info->kind == BindKind::kParam) return;
   Error(c->span, fmt::format("pld.system.defer_wait: argument 'signal' must be a window-bound "
                              "parameter of the kernel itself, but '{}' is {} (V1 rejects "
                              "slices, views and SSA aliases; pass the parameter directly)",
-                             v->name_hint, BindKindName(it->second.kind)));
+                             v->name_hint, BindKindName(info->kind)));
 }
 
 }  // namespace pypto::ir::verifier_detail

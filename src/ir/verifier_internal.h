@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "pypto/core/ptr_map.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/verifier.h"
 
@@ -35,12 +36,14 @@ class Verifier {
     BindKind kind = BindKind::kAssign;
     int func = -1;
     int assigns = 0;
-    Span def_span;
+    const Span* def_span = nullptr;  // the binding node's span (nodes outlive the verifier)
   };
   static constexpr int kMaxDepth = 4000;
 
   // pass 1
-  void Bind(const Var* v, BindKind kind, Span at);
+  // `at` must be a span stored in the program (a node's or the program's own):
+  // its address is kept.
+  void Bind(const Var* v, BindKind kind, const Span& at);
   void CollectStmt(const Stmt* s);
   // pass 2
   void Define(const Var* v);
@@ -81,11 +84,11 @@ class Verifier {
   DiagnosticEngine& diag_;
   VerifyOptions opts_;
 
-  std::unordered_map<const Var*, VarInfo> vars_;
+  PtrMap<const Var*, VarInfo> vars_;
   std::unordered_map<std::string, const Function*> functions_;
   const Function* cur_func_ = nullptr;
   int cur_func_index_ = -1;
-  std::unordered_set<const Var*> in_scope_;
+  PtrMap<const Var*, char> in_scope_;
   std::vector<const Var*> scope_log_;
   std::unordered_set<const YieldStmt*> allowed_yields_;
   std::vector<Span> span_stack_;

@@ -179,6 +179,18 @@ std::optional<DataType> DTypeOf(const Type* t) {
   return std::nullopt;
 }
 
+const Shape* ValidShapeRef(const Type* t) {
+  if (const auto* tt = AsTensorTypeLike(t)) {
+    if (tt->view && !tt->view->valid_shape.empty()) return &tt->view->valid_shape;
+    return &tt->shape;
+  }
+  if (const auto* tl = As<TileType>(t)) {
+    if (tl->view && !tl->view->valid_shape.empty()) return &tl->view->valid_shape;
+    return &tl->shape;
+  }
+  return nullptr;
+}
+
 Shape ValidShapeOf(const Type* t) {
   if (const auto* tt = AsTensorTypeLike(t)) {
     if (tt->view && !tt->view->valid_shape.empty()) return tt->view->valid_shape;
@@ -196,23 +208,19 @@ std::optional<MemorySpace> MemOf(const Type* t) {
   return std::nullopt;
 }
 
+// One dim of IntersectValid(ctx, a, b).
+static const Expr* IntersectDim(Context& ctx, const Expr* a, const Expr* b) {
+  if (DimEqual(a, b)) return a;
+  auto sa = StaticInt(a), sb = StaticInt(b);
+  if (sa && sb) return *sa <= *sb ? a : b;
+  return ctx.Make<BinaryExpr>(BinaryOp::kMin, a, b, ctx.Scalar(DataType::kIndex));
+}
+
 Shape IntersectValid(Context& ctx, const Shape& a, const Shape& b) {
   PYPTO_CHECK(a.size() == b.size(), "IntersectValid rank mismatch");
   Shape out;
   out.reserve(a.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (DimEqual(a[i], b[i])) {
-      out.push_back(a[i]);
-      continue;
-    }
-    auto sa = StaticInt(a[i]), sb = StaticInt(b[i]);
-    if (sa && sb) {
-      out.push_back(*sa <= *sb ? a[i] : b[i]);
-      continue;
-    }
-    out.push_back(
-        ctx.Make<BinaryExpr>(BinaryOp::kMin, a[i], b[i], ctx.Scalar(DataType::kIndex)));
-  }
+  for (size_t i = 0; i < a.size(); ++i) out.push_back(IntersectDim(ctx, a[i], b[i]));
   return out;
 }
 
@@ -220,12 +228,17 @@ Shape IntersectValid(Context& ctx, const Shape& a, const Shape& full_a, const Sh
                      const Shape& full_b) {
   PYPTO_CHECK(a.size() == b.size() && a.size() == full_a.size() && b.size() == full_b.size(),
               "IntersectValid rank mismatch");
-  Shape out = IntersectValid(ctx, a, b);
+  // A side that is fully valid in a dim does not narrow it: the other side's
+  // dim is taken as is (min nodes are built only where both sides narrow).
+  Shape out;
+  out.reserve(a.size());
   for (size_t i = 0; i < a.size(); ++i) {
     if (DimEqual(a[i], full_a[i]))
-      out[i] = b[i];
+      out.push_back(b[i]);
     else if (DimEqual(b[i], full_b[i]))
-      out[i] = a[i];
+      out.push_back(a[i]);
+    else
+      out.push_back(IntersectDim(ctx, a[i], b[i]));
   }
   return out;
 }
@@ -249,17 +262,25 @@ std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v) 
   return v;
 }
 
-const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+const TileType* MakeTileType(Context& ctx, const Shape& shape, DataType dt,
                              std::optional<MemorySpace> mem, const TileView& view) {
-  auto v = CanonicalTileView(shape, view);
-  return ctx.Make<TileType>(std::move(shape), dt, mem, std::move(v));
+  // CanonicalTileView without copying the view unless it must change.
+  bool full_valid = view.valid_shape.empty() || SameShape(view.valid_shape, shape);
+  TileView def;
+  bool other_default = view.blayout == def.blayout && view.slayout == def.slayout &&
+                       view.fractal == def.fractal && view.pad == def.pad;
+  if (full_valid && other_default) return ctx.InternTileType(shape, dt, mem, nullptr);
+  if (!full_valid || view.valid_shape.empty()) return ctx.InternTileType(shape, dt, mem, &view);
+  TileView v = view;
+  v.valid_shape.clear();
+  return ctx.InternTileType(shape, dt, mem, &v);
 }
 
-const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+const TileType* MakeTileType(Context& ctx, const Shape& shape, DataType dt,
                              std::optional<MemorySpace> mem, Shape valid_shape) {
   TileView v;
   v.valid_shape = std::move(valid_shape);
-  return MakeTileType(ctx, std::move(shape), dt, mem, v);
+  return MakeTileType(ctx, shape, dt, mem, v);
 }
 
 const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
@@ -365,7 +386,8 @@ bool ExpectScalar(DeduceContext& dc, int i) {
 }
 
 bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
-                           const std::string& what) {
+                           std::string_view what) {
+  if (&actual == &expected) return true;  // e.g. both operands of one (interned) type
   auto k = FirstShapeConflict(actual, expected);
   if (!k) return true;
   if (actual.size() != expected.size())

@@ -18,6 +18,8 @@ namespace pypto::ir {
 
 namespace {
 
+const TileView kDefaultTileView{};
+
 bool ExpectVecOrUnset(DeduceContext& dc, int i, const TileType* t) {
   if (!t->memory_space || *t->memory_space == MemorySpace::kVec) return true;
   dc.ErrorAt(i, "must be in pl.Mem.Vec, got " + MemStr(*t->memory_space));
@@ -34,14 +36,30 @@ const Type* DeduceTileBinary(DeduceContext& dc) {
     return dc.ErrorAt(1, fmt::format("dtype {} does not match 'lhs' dtype {}", DTypeStr(rhs->dtype),
                                      DTypeStr(lhs->dtype)));
   if (!ExpectShapeCompatible(dc, 1, rhs->shape, lhs->shape, "'lhs' shape")) return nullptr;
-  Shape shape = lhs->shape;
-  for (size_t k = 0; k < shape.size(); ++k)
-    if (!StaticInt(shape[k]) && StaticInt(rhs->shape[k])) shape[k] = rhs->shape[k];
-  TileView v = lhs->view.value_or(TileView{});
-  v.valid_shape =
-      IntersectValid(dc.ctx, ValidShapeOf(lhs), lhs->shape, ValidShapeOf(rhs), rhs->shape);
+  // Result shape: lhs's, a symbolic dim replaced by rhs's static one. Copied
+  // only when some dim is replaced (the result type usually exists already).
+  const Shape* shape = &lhs->shape;
+  Shape replaced;
+  for (size_t k = 0; k < lhs->shape.size(); ++k) {
+    if (!StaticInt(lhs->shape[k]) && StaticInt(rhs->shape[k])) {
+      if (shape != &replaced) replaced = lhs->shape;
+      shape = &replaced;
+      replaced[k] = rhs->shape[k];
+    }
+  }
+  const TileView& lv = lhs->view ? *lhs->view : kDefaultTileView;
+  const Shape& lvalid = *ValidShapeRef(lhs);
+  const Shape& rvalid = *ValidShapeRef(rhs);
+  // Common case: both operands fully valid and no layout to keep, so the
+  // result has no view (CanonicalTileView would drop it); skip building one.
+  if (&lvalid == &lhs->shape && &rvalid == &rhs->shape && lv.blayout == kDefaultTileView.blayout &&
+      lv.slayout == kDefaultTileView.slayout && lv.fractal == kDefaultTileView.fractal &&
+      SameShape(rhs->shape, *shape))
+    return dc.ctx.InternTileType(*shape, lhs->dtype, MemorySpace::kVec, nullptr);
+  TileView v = lv;
+  v.valid_shape = IntersectValid(dc.ctx, lvalid, lhs->shape, rvalid, rhs->shape);
   v.pad = PadValue::kNull;
-  return MakeTileType(dc.ctx, shape, lhs->dtype, MemorySpace::kVec, v);
+  return MakeTileType(dc.ctx, *shape, lhs->dtype, MemorySpace::kVec, v);
 }
 
 // tile ⊕ scalar (adds/subs/muls/divs): the scalar (a literal converts) must have

@@ -43,6 +43,21 @@ class Arena {
     return obj;
   }
 
+  // Like New, but records T's destructor only when `needs_dtor(*obj)` holds:
+  // for objects whose destructor does nothing in some states (a std::string
+  // holding a short name in place frees nothing), so a million such nodes do
+  // not cost a million destructor records. Skipping a destructor without side
+  // effects is well-defined; the predicate must be exact about that.
+  template <typename T, typename Pred, typename... Args>
+  T* NewDtorIf(Pred needs_dtor, Args&&... args) {
+    void* mem = Allocate(sizeof(T), alignof(T));
+    T* obj = new (mem) T(std::forward<Args>(args)...);
+    if constexpr (!std::is_trivially_destructible_v<T>) {
+      if (needs_dtor(*obj)) AddDtor(obj, [](void* p) { static_cast<T*>(p)->~T(); });
+    }
+    return obj;
+  }
+
   void* Allocate(size_t size, size_t align) {
     uintptr_t p = (reinterpret_cast<uintptr_t>(cur_) + align - 1) & ~(uintptr_t(align) - 1);
     if (cur_ == nullptr || p + size > reinterpret_cast<uintptr_t>(end_)) {

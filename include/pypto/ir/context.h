@@ -10,7 +10,8 @@
 #include <memory>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
+#include <optional>
+#include <vector>
 
 #include "pypto/core/arena.h"
 #include "pypto/core/diagnostics.h"
@@ -36,10 +37,27 @@ class Context {
   template <typename T, typename... Args>
   T* Make(Args&&... args) {
     if constexpr (std::is_same_v<T, TileType>) {
-      return InternTile(TileType(std::forward<Args>(args)...));
+      TileType t(std::forward<Args>(args)...);
+      return InternTile(t.shape, t.dtype, t.memory_space, t.view ? &*t.view : nullptr, &t);
+    } else if constexpr (std::is_same_v<T, Var> || std::is_same_v<T, IterArg>) {
+      // A Var's only owning member is its name: a short name is stored in
+      // place and its destructor frees nothing, so no destructor record.
+      return arena_.NewDtorIf<T>(
+          [](const T& v) { return v.name_hint.capacity() > std::string().capacity(); },
+          std::forward<Args>(args)...);
     } else {
       return arena_.New<T>(std::forward<Args>(args)...);
     }
+  }
+
+  // The interned TileType with exactly these fields (Exprs compared by
+  // pointer), built only when there is none yet: the lookup itself copies
+  // nothing, so deducers whose result type already exists allocate nothing.
+  // `view` may be null (no view); pass it in canonical form (see
+  // CanonicalTileView in op_utils.h) as Make<TileType> callers do.
+  const TileType* InternTileType(const std::vector<const Expr*>& shape, DataType dtype,
+                                 std::optional<MemorySpace> mem, const TileView* view) {
+    return InternTile(shape, dtype, mem, view, nullptr);
   }
 
   const UnknownType* Unknown() const { return unknown_; }
@@ -77,7 +95,11 @@ class Context {
   std::string target_arch = "a2a3";
 
  private:
-  TileType* InternTile(TileType&& t);
+  // Finds the interned tile with these fields or makes one (moving from
+  // `from` when given, else copying the fields).
+  TileType* InternTile(const std::vector<const Expr*>& shape, DataType dtype,
+                       std::optional<MemorySpace> mem, const TileView* view, TileType* from);
+  void GrowTiles();
 
   Arena arena_;
   SourceManager sources_;
@@ -87,7 +109,14 @@ class Context {
   const CommCtxType* comm_ctx_;
   const WindowBufferType* window_buffer_;
   std::array<const ScalarType*, 16> scalars_{};
-  std::unordered_multimap<size_t, TileType*> tiles_;  // hash -> interned TileTypes
+  // Interned TileTypes: open addressing (linear probing, power-of-two size,
+  // load <= 1/2), each slot the tile's hash and node (null = empty).
+  struct TileSlot {
+    size_t hash = 0;
+    TileType* tile = nullptr;
+  };
+  std::vector<TileSlot> tile_slots_;
+  size_t tile_count_ = 0;
 };
 
 }  // namespace pypto::ir

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pypto/core/dtype.h"
@@ -86,6 +87,9 @@ std::optional<DataType> DTypeOf(const Type* t);
 // Effective valid shape: the view's valid_shape when set, else the full shape.
 // Empty for non-shaped types.
 Shape ValidShapeOf(const Type* t);
+// The same without a copy: the view's valid_shape or the full shape, inside
+// the type; nullptr for non-shaped types.
+const Shape* ValidShapeRef(const Type* t);
 // Memory space of a tile type (nullopt when unset or not a tile).
 std::optional<MemorySpace> MemOf(const Type* t);
 
@@ -103,9 +107,9 @@ Shape IntersectValid(Context& ctx, const Shape& a, const Shape& full_a, const Sh
 
 // Tile type; `valid_shape` empty or SameShape(shape) means "no view" unless
 // other view fields are non-default. Pass a full TileView to keep layouts.
-const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+const TileType* MakeTileType(Context& ctx, const Shape& shape, DataType dt,
                              std::optional<MemorySpace> mem, Shape valid_shape = {});
-const TileType* MakeTileType(Context& ctx, Shape shape, DataType dt,
+const TileType* MakeTileType(Context& ctx, const Shape& shape, DataType dt,
                              std::optional<MemorySpace> mem, const TileView& view);
 // Tensor type; a view equal to the default (packed, ND, full valid, no pad) is dropped.
 const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
@@ -147,7 +151,7 @@ bool ExpectScalar(DeduceContext& dc, int i);
 //   "shape <ShapeStr(actual)> does not match <what> <ShapeStr(expected)> (dim <k>)"
 //   or "... (rank <a> vs <b>)" when the ranks differ.
 bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
-                           const std::string& what);
+                           std::string_view what);
 
 
 // ---- more checks (added after the first commit; additive) ----------------------

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "../op_deduce.h"
 #include "lower.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/printer.h"
@@ -69,6 +70,7 @@ const Expr* Lowerer::LowerArg(const PyExpr* e) {
 
 bool Lowerer::LowerPositional(const PyExpr* call, std::vector<const Expr*>* out) {
   bool ok = true;
+  out->reserve(out->size() + call->items.size());
   for (const PyExpr* a : call->items) {
     const Expr* v = LowerArg(a);
     ok &= v != nullptr;
@@ -196,9 +198,16 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
   std::vector<const Expr*> slots = std::move(pos);
   // Use-site spans (a Var argument's own span is its definition), so the op
   // verifier points at each argument as written here. pos[i] is call->items[i].
+  // They only matter for diagnostics: a call without keywords is deduced
+  // first without them, and they are built only when there is an error to report.
+  const bool lazy_spans = call->kwargs.empty();
   std::vector<Span> spans;
-  for (size_t i = 0; i < n_pos; ++i)
-    spans.push_back(i < call->items.size() ? UseSpan(call->items[i]) : span);
+  auto positional_spans = [&] {
+    spans.reserve(n_pos);
+    for (size_t i = 0; i < n_pos; ++i)
+      spans.push_back(i < call->items.size() ? UseSpan(call->items[i]) : span);
+  };
+  if (!lazy_spans) positional_spans();
   std::vector<std::pair<std::string, Span>> kwarg_spans;  // keyword values, same purpose
   for (const Keyword& kw : call->kwargs) {
     if (std::find(skip.begin(), skip.end(), kw.name) != skip.end()) continue;
@@ -271,6 +280,15 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
     }
     kwargs.push_back({"name", Attr::Str(*alloc_name_)});
     alloc_name_ = nullptr;
+  }
+  if (lazy_spans) {
+    // MakeOpCall without spans, its diagnostics held back; on failure the call
+    // is deduced again below with spans, which reports (deducers are pure).
+    DiagnosticEngine held(diag_.sources());
+    if (const Type* t = DeduceOpCallType(ctx_, op, slots, kwargs, span, held, {}, {}))
+      return ctx_.Make<Call>(&op, std::string(), std::move(slots), std::move(kwargs),
+                             std::move(attrs), t, span);
+    positional_spans();
   }
   return MakeOpCall(ctx_, op, std::move(slots), std::move(kwargs), std::move(attrs), span, diag_,
                     std::move(spans), std::move(kwarg_spans));
@@ -348,15 +366,41 @@ const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {
                          e->span);
 }
 
+// DottedName(e) written into `out` (reusing its capacity); false, with `out`
+// empty, when `e` is not a dotted name.
+static bool DottedNameInto(const PyExpr* e, std::string* out) {
+  out->clear();
+  constexpr int kMaxParts = 16;
+  std::string_view parts[kMaxParts];
+  int n = 0;
+  const PyExpr* x = e;
+  for (; x && x->kind == EK::kAttr; x = x->a) {
+    if (n == kMaxParts - 1) {  // unusually deep: the general routine
+      *out = DottedName(e);
+      return !out->empty();
+    }
+    parts[n++] = x->str;
+  }
+  if (!x || x->kind != EK::kName) return false;
+  parts[n++] = x->str;
+  for (int i = n - 1; i >= 0; --i) {
+    out->append(parts[i]);
+    if (i) out->push_back('.');
+  }
+  return true;
+}
+
 const Expr* Lowerer::LowerCall(const PyExpr* e) {
-  std::string name = DottedName(e->a);
   // A name already resolved to a plain op call below (every check before that
-  // depends on the name alone).
-  if (auto it = plain_ops_.find(name); it != plain_ops_.end()) {
+  // depends on the name alone). The name is built in a reused buffer: lowering
+  // the arguments may re-enter LowerCall, so it is only read before that.
+  DottedNameInto(e->a, &call_name_buf_);
+  if (auto it = plain_ops_.find(call_name_buf_); it != plain_ops_.end()) {
     std::vector<const Expr*> pos;
     if (!LowerPositional(e, &pos)) return nullptr;
     return BuildOpCall(*it->second, std::move(pos), e);
   }
+  std::string name = call_name_buf_;
   if (name.empty()) {
     Error(e->span, "only ops (pl.*, pld.*) and functions of the program can be called");
     return nullptr;

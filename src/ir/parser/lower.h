@@ -210,7 +210,12 @@ class Lowerer {
   AstPool body_pool_;  // syntax trees of bodies being lowered (see LowerBody)
   bool outline_ = false;  // the module came from ParseOutline (see LowerBody)
   std::unordered_map<std::string_view, const Type*> ann_types_;  // see AnnotationMatches
+  std::string_view last_ann_text_;       // the entry AnnotationMatches found last
+  const Type* last_ann_type_ = nullptr;  // (its value)
+  const Type* last_ann_value_type_ = nullptr;  // the type last compared with it
+  bool last_ann_equal_ = false;                // (TypeEq's answer)
   std::unordered_map<std::string, const OpDef*> plain_ops_;  // see LowerCall
+  std::string call_name_buf_;  // LowerCall's scratch for the callee's dotted name
 };
 
 }  // namespace pypto::ir::parser

@@ -285,18 +285,19 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
   }
   // Pre-SSA re-assignment: the same name with the same type is the same Var.
   const Var* var = nullptr;
-  auto it = scope_.find(name);
+  // The name's scope entry, looked up (or made) once and set below: Bind(name, var).
+  auto [slot, fresh_name] = scope_.try_emplace(name, nullptr);
+  const Var* prev = fresh_name ? nullptr : slot->second;
   // Parameters are never re-bound: `out = pl.store(t, [0, 0], out)` makes a new
   // Var (inside a block the name already names a copy: CopyParamsAssignedWithin).
-  bool is_param = it != scope_.end() &&
-                  std::find(cur_fn_->params.begin(), cur_fn_->params.end(), it->second) !=
-                      cur_fn_->params.end();
-  if (it != scope_.end() && Isa<Var>(it->second) && !is_param && !poisoned_.count(it->second) &&
-      SameValueType(it->second->type, t))
-    var = it->second;
+  bool is_param = prev && std::find(cur_fn_->params.begin(), cur_fn_->params.end(), prev) !=
+                              cur_fn_->params.end();
+  if (prev && Isa<Var>(prev) && !is_param && !poisoned_.count(prev) &&
+      SameValueType(prev->type, t))
+    var = prev;
   if (!var) var = ctx_.NewVar(name, t, name_span);
   out->push_back(ctx_.Make<AssignStmt>(var, value, s));
-  Bind(name, var);
+  slot->second = var;
 }
 
 // Names assigned anywhere inside `s`'s nested blocks, in source order.

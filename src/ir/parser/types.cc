@@ -180,8 +180,23 @@ bool AnnotationKey(const PyExpr* e, std::string* key, int depth) {
 
 bool Lowerer::AnnotationMatches(std::string_view text, const Type* t) {
   if (text.empty()) return false;
-  auto it = ann_types_.find(text);
-  return it != ann_types_.end() && it->second && TypeEq(it->second, t);
+  // Consecutive statements often repeat one annotation: compare with the last
+  // text found before hashing (entries never change once made).
+  if (last_ann_text_.empty() || text != last_ann_text_) {
+    auto it = ann_types_.find(text);
+    if (it == ann_types_.end()) return false;
+    last_ann_text_ = it->first;
+    last_ann_type_ = it->second;
+    last_ann_value_type_ = nullptr;
+  }
+  if (!last_ann_type_) return false;
+  // TypeEq is structural and types are immutable: the answer for the value
+  // type compared last is still valid (values of one op often share a type).
+  if (t != last_ann_value_type_) {
+    last_ann_value_type_ = t;
+    last_ann_equal_ = TypeEq(last_ann_type_, t);
+  }
+  return last_ann_equal_;
 }
 
 void Lowerer::RememberAnnotation(const PyExpr* ann, std::string_view text, const Type* lowered) {

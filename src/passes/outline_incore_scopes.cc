@@ -11,6 +11,8 @@
 // value by a fresh Var, so no Var is bound in two functions; the parent keeps its
 // own Vars (a re-assigned live-in stays re-assigned), so non-SSA input keeps its
 // meaning. An Opaque parent becomes Orchestration, except the host orchestrator.
+// A task's "task_id" / "deps" attrs move to the call (pl.manual_scope ordering
+// survives outlining); its other attrs become the kernel's attrs.
 #include <fmt/format.h>
 
 #include <unordered_set>
@@ -101,14 +103,23 @@ class Outliner : public IRMutator {
     }
 
     // Kernel body: live-ins -> params, returned values -> fresh Vars.
+    // A live-in the region also re-assigns (`out = pl.store(t, [0, 0], out)`)
+    // is copied into a local first (`out_l = out`): parameters are never assigned.
     IRMutator km(ctx_);
-    std::vector<const Var*> kparams;
+    std::vector<const Var*> kparams, kinner;
+    std::vector<const Stmt*> prologue;
     std::unordered_map<const Var*, const Var*> kmap;
     for (const Var* v : live_ins) {
       const Var* p = ctx_.NewVar(v->name_hint, v->type, v->span);
+      const Var* inner = p;
+      if (in.defs.count(v)) {
+        inner = ctx_.NewVar(v->name_hint, v->type, v->span);
+        prologue.push_back(ctx_.Make<AssignStmt>(inner, p, s->span));
+      }
       kparams.push_back(p);
-      kmap[v] = p;
-      km.Substitute(v, p);
+      kinner.push_back(inner);
+      kmap[v] = inner;
+      km.Substitute(v, inner);
     }
     for (const Var* v : rets) {
       if (kmap.count(v)) continue;
@@ -117,7 +128,8 @@ class Outliner : public IRMutator {
       km.Substitute(v, nv);
     }
     const Stmt* kbody = km.MutateStmt(s->body);
-    std::vector<const Stmt*> kstmts = util::StmtList(kbody);
+    std::vector<const Stmt*> kstmts = prologue;
+    for (const Stmt* st : util::StmtList(kbody)) kstmts.push_back(st);
     std::vector<const Expr*> kret;
     std::vector<const Type*> kret_types;
     for (const Var* v : rets) {
@@ -131,8 +143,9 @@ class Outliner : public IRMutator {
     while (prog_.Find(k->name)) k->name += "_";
     k->params = kparams;
     auto access = util::AnalyzeAccess(&prog_, kbody);
-    for (const Var* p : kparams) {
-      auto it = access.find(p);
+    for (size_t i = 0; i < kparams.size(); ++i) {
+      const Var* p = kparams[i];
+      auto it = access.find(kinner[i]);
       k->param_dirs.push_back(util::TensorTypeOf(p) && it != access.end()
                                   ? util::DirectionOf(it->second)
                                   : ParamDirection::kIn);
@@ -143,7 +156,11 @@ class Outliner : public IRMutator {
     k->span = s->span;
     if (s->split != SplitMode::kNone)
       k->attrs.push_back({"split", Attr::Enum(EnumKind::kSplitMode, static_cast<int>(s->split))});
-    for (const auto& a : s->attrs) k->attrs.push_back(a);
+    // A task's id and deps (see ManualScopeStmt) stay with the launch: they move
+    // to the call's attrs; the other scope attrs (name_hint=, ...) go to the kernel.
+    AttrList call_attrs;
+    for (const auto& a : s->attrs)
+      (a.name == "task_id" || a.name == "deps" ? call_attrs : k->attrs).push_back(a);
     outlined.push_back(k);
 
     // Call site in the parent (args are the parent's own Vars, substituted as
@@ -152,7 +169,7 @@ class Outliner : public IRMutator {
     b.SetSpan(s->span);
     std::vector<const Expr*> args;
     for (const Var* v : live_ins) args.push_back(MutateExpr(v));
-    const Call* call = b.CallFunction(*k, args);
+    const Call* call = b.CallFunction(*k, args, std::move(call_attrs));
     if (rets.empty()) return ctx_.Make<EvalStmt>(call, s->span);
     if (rets.size() == 1) return ctx_.Make<AssignStmt>(MutateVarDef(rets[0]), call, s->span);
     const Var* tup = ctx_.NewVar(k->name + "_ret", call->type, s->span);

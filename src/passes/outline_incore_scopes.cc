@@ -6,7 +6,9 @@
 //             group in first-use order; direction Out when the kernel only writes
 //             the param, InOut when it reads and writes it, else In (per the op
 //             registry's declared argument effects);
-//   returns = values defined inside the region and used elsewhere in the parent.
+//   returns = values defined inside the region and used elsewhere in the parent
+//             (uses inside another region that defines the value before reading
+//             it, e.g. a scratch scalar re-computed in each task, do not count).
 // Inside the kernel every live-in is replaced by its param and every returned
 // value by a fresh Var, so no Var is bound in two functions; the parent keeps its
 // own Vars (a re-assigned live-in stays re-assigned), so non-SSA input keeps its
@@ -17,6 +19,7 @@
 
 #include <unordered_set>
 
+#include "ir_walk.h"
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
@@ -62,13 +65,40 @@ class EscapeChecker : public IRVisitor {
   int loop_depth_ = 0;
 };
 
+// Per region, its uses of values it defines before reading them (private to it),
+// and for every Var the number of regions that define it.
+struct RegionUses {
+  std::unordered_map<const Stmt*, std::unordered_map<const Var*, int>> priv;
+  std::unordered_map<const Var*, int> def_regions;
+};
+
+RegionUses CollectRegionUses(const Stmt* body) {
+  RegionUses out;
+  walk::ForEachStmt(body, [&](const Stmt* st) {
+    auto* ic = As<InCoreScopeStmt>(st);
+    if (!ic) return;
+    VarUses in = CollectVarUses(ic->body, /*include_types=*/true);
+    for (const Var* v : in.def_order) ++out.def_regions[v];
+    auto& priv = out.priv[ic];
+    for (const auto& [v, n] : in.uses) {
+      auto d = in.first_def.find(v);
+      if (d != in.first_def.end() && d->second < in.first_use.at(v)) priv[v] = n;
+    }
+  });
+  return out;
+}
+
 class Outliner : public IRMutator {
  public:
   Outliner(Context& ctx, const Program& prog, const Function& parent, const VarUses& all,
-           std::unordered_set<const Var*> params, std::unordered_set<const Var*> globals,
-           DiagnosticEngine& diag)
-      : IRMutator(ctx), prog_(prog), parent_(parent), all_(all),
-        parent_params_(std::move(params)), globals_(std::move(globals)), diag_(diag) {}
+           RegionUses regions, std::unordered_set<const Var*> params,
+           std::unordered_set<const Var*> globals, DiagnosticEngine& diag)
+      : IRMutator(ctx), prog_(prog), parent_(parent), all_(all), regions_(std::move(regions)),
+        priv_(regions_.priv), parent_params_(std::move(params)), globals_(std::move(globals)),
+        diag_(diag) {
+    for (const auto& [region, uses] : priv_)
+      for (const auto& [v, n] : uses) priv_total_[v] += n;
+  }
 
   std::vector<const Function*> outlined;
 
@@ -99,7 +129,11 @@ class Outliner : public IRMutator {
       if (Isa<IterArg>(v)) continue;
       auto it = all_.uses.find(v);
       int inner = in.uses.count(v) ? in.uses.at(v) : 0;
-      if (it != all_.uses.end() && it->second > inner) rets.push_back(v);
+      // Uses private to other regions are not uses of this region's value.
+      int priv_elsewhere = priv_total_.count(v) ? priv_total_.at(v) : 0;
+      if (auto r = priv_.find(s); r != priv_.end() && r->second.count(v))
+        priv_elsewhere -= r->second.at(v);
+      if (it != all_.uses.end() && it->second - priv_elsewhere > inner) rets.push_back(v);
     }
 
     // Kernel body: live-ins -> params, returned values -> fresh Vars.
@@ -123,6 +157,14 @@ class Outliner : public IRMutator {
     }
     for (const Var* v : rets) {
       if (kmap.count(v)) continue;
+      const Var* nv = ctx_.NewVar(v->name_hint, v->type, v->span);
+      kmap[v] = nv;
+      km.Substitute(v, nv);
+    }
+    // A value several regions define (a scratch scalar per task) gets a fresh
+    // Var in each kernel, so no Var is bound in two functions.
+    for (const Var* v : in.def_order) {
+      if (kmap.count(v) || Isa<IterArg>(v) || regions_.def_regions[v] < 2) continue;
       const Var* nv = ctx_.NewVar(v->name_hint, v->type, v->span);
       kmap[v] = nv;
       km.Substitute(v, nv);
@@ -185,6 +227,9 @@ class Outliner : public IRMutator {
   const Program& prog_;
   const Function& parent_;
   const VarUses& all_;
+  RegionUses regions_;
+  const std::unordered_map<const Stmt*, std::unordered_map<const Var*, int>>& priv_;
+  std::unordered_map<const Var*, int> priv_total_;
   std::unordered_set<const Var*> parent_params_;
   std::unordered_set<const Var*> globals_;
   DiagnosticEngine& diag_;
@@ -203,7 +248,7 @@ class OutlineIncoreScopesPass : public Pass {
         continue;
       }
       VarUses all = CollectVarUses(f->body, /*include_types=*/true);
-      Outliner o(ctx, prog, *f, all,
+      Outliner o(ctx, prog, *f, all, CollectRegionUses(f->body),
                  std::unordered_set<const Var*>(f->params.begin(), f->params.end()), globals,
                  diag);
       const Stmt* body = o.MutateStmt(f->body);

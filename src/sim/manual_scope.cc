@@ -149,7 +149,10 @@ bool Interpreter::SubmitTask(Exec& ex, const Stmt* s) {
       if (it != run.latest.end()) deps.push_back(it->second);
     }
   const Attr* tid = FindAttr(attrs, "task_id");
-  const Attr* hint = ic ? FindAttr(ic->attrs, "name_hint") : nullptr;
+  const Function* callee = ic ? nullptr : program.Find(call->callee);
+  if (!ic && !callee) throw SimError(call->span, "call of unknown function '" + call->callee + "'");
+  // An outlined task's kernel keeps the scope's name_hint.
+  const Attr* hint = FindAttr(ic ? ic->attrs : callee->attrs, "name_hint");
   size_t index = run.tasks.size();
   ManualTask& t = run.tasks.emplace_back();
   t.deps = std::move(deps);
@@ -173,8 +176,7 @@ bool Interpreter::SubmitTask(Exec& ex, const Stmt* s) {
       Bind(ex, v, FutureOf(std::move(c)));
     }
   } else {
-    t.fn = program.Find(call->callee);
-    if (!t.fn) throw SimError(call->span, "call of unknown function '" + call->callee + "'");
+    t.fn = callee;
     for (const Expr* a : call->args) t.args.push_back(EvalLazy(ex, a));
     auto c = std::make_shared<FutureCell>();
     c->task = t.desc;
@@ -191,7 +193,7 @@ void Interpreter::RunTask(Exec& kx, ManualRun& run, size_t index) {
     ManualTask& dt = run.tasks[d];
     if (!dt.done.load(std::memory_order_acquire)) {
       BlockInfo bi;
-      bi.what = "deps=[" + dt.name + "] of " + t.desc;
+      bi.what = "deps=[" + dt.name + "] of task '" + t.name + "'";
       bi.function = t.function;
       bi.span = t.span;
       bi.describe = [&dt] { return dt.desc + " has not completed"; };

@@ -5,7 +5,9 @@
 # dependency, so it runs while the waiters' completions are still deferred.
 # Rank r's rows hold rank r-1's input. Before and after the default pipeline
 # (the deps survive outlining as call attrs), on the parallel and a random
-# schedule, with the race detector.
+# schedule, with the race detector. `epoch` is a scratch scalar of two tasks:
+# each kernel gets its own (it is not a kernel result); `out` is re-assigned in
+# the consumer: the kernel copies its parameter into a local first.
 # RUN: rm -rf %t.d && mkdir -p %t.d
 # RUN: %python -c "import numpy as np; x = np.full((2, 1, 8), 7, np.int32); x[1] = 9; x[:, :, 0] = 3; np.save('%t.d/x.npy', x)"
 # RUN: %python -c "import numpy as np; e = np.full((2, 4, 8), 9, np.int32); e[1] = 7; e[:, :, 0] = 3; np.save('%t.d/want.npy', e)"
@@ -39,8 +41,8 @@ class ManualScopeDeferred:
             with pl.at(level=pl.Level.CORE_GROUP, name_hint="publisher"):
                 mine = pl.load(inp, [0, 0], [1, 8])
                 pld.tile.remote_store(mine, target=payload, peer=peer, offsets=[0, 0])
-                stamp: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
-                pld.system.notify(sig, peer, [0, 0], stamp, op=pld.NotifyOp.Set)
+                epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
+                pld.system.notify(sig, peer, [0, 0], epoch, op=pld.NotifyOp.Set)
         return out
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)

@@ -2,12 +2,14 @@
 # Verifier rules of pl.manual_scope() and task ids: only in a chip orchestration,
 # not nested, not inside a task; deps= / task ids only on tasks and kernel calls,
 # every deps name bound by an earlier task of the function.
-# CHECK: manual_scope.pir:[[@LINE+14]]:9: error: pl.manual_scope: only allowed in a chip orchestration function (type=pl.FunctionType.Orchestration); 'kernel' is not one
-# CHECK: manual_scope.pir:[[@LINE+21]]:13: error: pl.manual_scope: cannot be nested inside another pl.manual_scope
-# CHECK: manual_scope.pir:[[@LINE+23]]:13: error: pl.manual_scope: not allowed inside a pl.at(level=pl.Level.CORE_GROUP) task; put the tasks inside the manual scope instead
-# CHECK: manual_scope.pir:[[@LINE+25]]:17: error: self.kernel: deps=: 'zz' is not a task id bound by an earlier task in function 'chip'
-# CHECK: manual_scope.pir:[[@LINE+25]]:17: error: tensor.create: a task id (`as name`) is only allowed on pl.at(level=pl.Level.CORE_GROUP) tasks and kernel calls
-# CHECK: manual_scope.pir:[[@LINE+29]]:9: error: pl.manual_scope: only allowed in a chip orchestration function (type=pl.FunctionType.Orchestration); 'host_orch' is not one
+# CHECK: manual_scope.pir:[[@LINE+16]]:9: error: pl.manual_scope: only allowed in a chip orchestration function (type=pl.FunctionType.Orchestration); 'kernel' is not one
+# CHECK: manual_scope.pir:[[@LINE+23]]:13: error: pl.manual_scope: cannot be nested inside another pl.manual_scope
+# CHECK: manual_scope.pir:[[@LINE+25]]:13: error: pl.manual_scope: not allowed inside a pl.at(level=pl.Level.CORE_GROUP) task; put the tasks inside the manual scope instead
+# CHECK: manual_scope.pir:[[@LINE+27]]:17: error: self.kernel: deps=: 'zz' is not a task id bound by an earlier task in function 'chip'
+# CHECK: manual_scope.pir:[[@LINE+27]]:17: error: tensor.create: a task id (`as name`) is only allowed on pl.at(level=pl.Level.CORE_GROUP) tasks and kernel calls
+# CHECK: manual_scope.pir:[[@LINE+27]]:17: error: self.kernel: deps= must be a list of task id names
+# CHECK: manual_scope.pir:[[@LINE+27]]:17: error: self.kernel: task_id must be a name
+# CHECK: manual_scope.pir:[[@LINE+31]]:9: error: pl.manual_scope: only allowed in a chip orchestration function (type=pl.FunctionType.Orchestration); 'host_orch' is not one
 # CHECK-NOT: error:
 import pypto.language as pl
 
@@ -32,6 +34,8 @@ class ManualScopeRules:
         with pl.manual_scope():
             y = self.kernel(x, y, attrs={"deps": ["zz"]})
             z = pl.tensor.create([1, 8], dtype=pl.INT32, attrs={"task_id": "q"})
+            y = self.kernel(x, y, attrs={"deps": "zz"})
+            y = self.kernel(x, y, attrs={"task_id": 3})
         return y
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)

@@ -381,6 +381,12 @@ const Stmt* IRMutator::Mutate_CommDomainScopeStmt(const CommDomainScopeStmt* s) 
   });
 }
 
+const Stmt* IRMutator::Mutate_ManualScopeStmt(const ManualScopeStmt* s) {
+  return RebuildScope(*this, ctx_, s, false, [&](const Stmt* b, AttrList a) {
+    return ctx_.Make<ManualScopeStmt>(b, std::move(a), s->span);
+  });
+}
+
 // ---------------------------------------------------------------- units
 
 const Function* IRMutator::MutateFunction(const Function& f) {

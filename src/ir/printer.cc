@@ -247,7 +247,24 @@ class Printer {
       std::string args = "level=pl.Level.CORE_GROUP";
       if (ic->split != SplitMode::kNone)
         args += ", split=" + EnumStr(EnumKind::kSplitMode, static_cast<int>(ic->split));
-      Line(indent, "with pl.at(" + args + AttrKwargs(ic->attrs, true) + "):");
+      // Task ids (attrs "task_id" / "deps", see ManualScopeStmt) print as
+      // `deps=[a, b]` and a trailing `as t`.
+      std::string as;
+      for (const NamedAttr& na : ic->attrs) {
+        if (na.name == "task_id" && na.value.kind == Attr::Kind::kString) {
+          as = " as " + na.value.s;
+        } else if (na.name == "deps" && na.value.kind == Attr::Kind::kList) {
+          args += ", deps=[";
+          for (size_t k = 0; k < na.value.list.size(); ++k)
+            args += (k ? ", " : "") + (na.value.list[k].kind == Attr::Kind::kString
+                                           ? na.value.list[k].s
+                                           : AttrStr(na.value.list[k], nullptr));
+          args += "]";
+        } else {
+          args += ", " + na.name + "=" + AttrStr(na.value, nullptr);
+        }
+      }
+      Line(indent, "with pl.at(" + args + ")" + as + ":");
       Body(ic->body, indent + 1, nullptr);
     } else if (auto* h = As<HierarchyScopeStmt>(s)) {
       std::string args = "level=" + EnumStr(EnumKind::kLevel, static_cast<int>(h->level));
@@ -278,6 +295,9 @@ class Printer {
       args += "]";
       Line(indent, "with pld.comm_domain(" + args + AttrKwargs(cd->attrs, true) + "):");
       Body(cd->body, indent + 1, nullptr);
+    } else if (auto* ms = As<ManualScopeStmt>(s)) {
+      Line(indent, "with pl.manual_scope(" + AttrKwargs(ms->attrs, false) + "):");
+      Body(ms->body, indent + 1, nullptr);
     } else {
       Line(indent, "# <unprintable statement>");
     }

@@ -338,6 +338,8 @@ class Equal {
           return Fail("comm_domain name/devices/slots differ");
         break;
       }
+      case NodeKind::kManualScopeStmt:
+        break;
       default:
         return Fail("unexpected statement kind");
     }
@@ -626,6 +628,8 @@ class Hasher {
         for (const std::string& sl : x->slots) Str(sl);
         break;
       }
+      case NodeKind::kManualScopeStmt:
+        break;
       default:
         return;
     }

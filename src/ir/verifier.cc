@@ -584,6 +584,7 @@ bool Verifier::Run() {
       Error(f->span, fmt::format("function '{}' has no body", f->name));
     else
       CheckStmt(f->body);
+    CheckTaskScopes(*f, diag_);
   }
   return diag_.ErrorCount() == before;
 }

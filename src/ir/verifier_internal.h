@@ -25,6 +25,9 @@ std::string_view BindKindName(BindKind k);
 bool TypesCompatible(const Type* actual, const Type* expected);
 std::string TypeSpelling(const Type* t);
 
+// verifier_tasks.cc: manual scopes and task ids (task_id / deps attrs).
+void CheckTaskScopes(const Function& f, DiagnosticEngine& diag);
+
 class Verifier {
  public:
   Verifier(Context& ctx, const Program& p, DiagnosticEngine& diag, const VerifyOptions& o)

@@ -6,15 +6,20 @@
 //             group in first-use order; direction Out when the kernel only writes
 //             the param, InOut when it reads and writes it, else In (per the op
 //             registry's declared argument effects);
-//   returns = values defined inside the region and used elsewhere in the parent.
+//   returns = values defined inside the region and used elsewhere in the parent
+//             (uses inside another region that defines the value before reading
+//             it, e.g. a scratch scalar re-computed in each task, do not count).
 // Inside the kernel every live-in is replaced by its param and every returned
 // value by a fresh Var, so no Var is bound in two functions; the parent keeps its
 // own Vars (a re-assigned live-in stays re-assigned), so non-SSA input keeps its
 // meaning. An Opaque parent becomes Orchestration, except the host orchestrator.
+// A task's "task_id" / "deps" attrs move to the call (pl.manual_scope ordering
+// survives outlining); its other attrs become the kernel's attrs.
 #include <fmt/format.h>
 
 #include <unordered_set>
 
+#include "ir_walk.h"
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
@@ -60,13 +65,40 @@ class EscapeChecker : public IRVisitor {
   int loop_depth_ = 0;
 };
 
+// Per region, its uses of values it defines before reading them (private to it),
+// and for every Var the number of regions that define it.
+struct RegionUses {
+  std::unordered_map<const Stmt*, std::unordered_map<const Var*, int>> priv;
+  std::unordered_map<const Var*, int> def_regions;
+};
+
+RegionUses CollectRegionUses(const Stmt* body) {
+  RegionUses out;
+  walk::ForEachStmt(body, [&](const Stmt* st) {
+    auto* ic = As<InCoreScopeStmt>(st);
+    if (!ic) return;
+    VarUses in = CollectVarUses(ic->body, /*include_types=*/true);
+    for (const Var* v : in.def_order) ++out.def_regions[v];
+    auto& priv = out.priv[ic];
+    for (const auto& [v, n] : in.uses) {
+      auto d = in.first_def.find(v);
+      if (d != in.first_def.end() && d->second < in.first_use.at(v)) priv[v] = n;
+    }
+  });
+  return out;
+}
+
 class Outliner : public IRMutator {
  public:
   Outliner(Context& ctx, const Program& prog, const Function& parent, const VarUses& all,
-           std::unordered_set<const Var*> params, std::unordered_set<const Var*> globals,
-           DiagnosticEngine& diag)
-      : IRMutator(ctx), prog_(prog), parent_(parent), all_(all),
-        parent_params_(std::move(params)), globals_(std::move(globals)), diag_(diag) {}
+           RegionUses regions, std::unordered_set<const Var*> params,
+           std::unordered_set<const Var*> globals, DiagnosticEngine& diag)
+      : IRMutator(ctx), prog_(prog), parent_(parent), all_(all), regions_(std::move(regions)),
+        priv_(regions_.priv), parent_params_(std::move(params)), globals_(std::move(globals)),
+        diag_(diag) {
+    for (const auto& [region, uses] : priv_)
+      for (const auto& [v, n] : uses) priv_total_[v] += n;
+  }
 
   std::vector<const Function*> outlined;
 
@@ -97,18 +129,31 @@ class Outliner : public IRMutator {
       if (Isa<IterArg>(v)) continue;
       auto it = all_.uses.find(v);
       int inner = in.uses.count(v) ? in.uses.at(v) : 0;
-      if (it != all_.uses.end() && it->second > inner) rets.push_back(v);
+      // Uses private to other regions are not uses of this region's value.
+      int priv_elsewhere = priv_total_.count(v) ? priv_total_.at(v) : 0;
+      if (auto r = priv_.find(s); r != priv_.end() && r->second.count(v))
+        priv_elsewhere -= r->second.at(v);
+      if (it != all_.uses.end() && it->second - priv_elsewhere > inner) rets.push_back(v);
     }
 
     // Kernel body: live-ins -> params, returned values -> fresh Vars.
+    // A live-in the region also re-assigns (`out = pl.store(t, [0, 0], out)`)
+    // is copied into a local first (`out_l = out`): parameters are never assigned.
     IRMutator km(ctx_);
-    std::vector<const Var*> kparams;
+    std::vector<const Var*> kparams, kinner;
+    std::vector<const Stmt*> prologue;
     std::unordered_map<const Var*, const Var*> kmap;
     for (const Var* v : live_ins) {
       const Var* p = ctx_.NewVar(v->name_hint, v->type, v->span);
+      const Var* inner = p;
+      if (in.defs.count(v)) {
+        inner = ctx_.NewVar(v->name_hint, v->type, v->span);
+        prologue.push_back(ctx_.Make<AssignStmt>(inner, p, s->span));
+      }
       kparams.push_back(p);
-      kmap[v] = p;
-      km.Substitute(v, p);
+      kinner.push_back(inner);
+      kmap[v] = inner;
+      km.Substitute(v, inner);
     }
     for (const Var* v : rets) {
       if (kmap.count(v)) continue;
@@ -116,8 +161,17 @@ class Outliner : public IRMutator {
       kmap[v] = nv;
       km.Substitute(v, nv);
     }
+    // A value several regions define (a scratch scalar per task) gets a fresh
+    // Var in each kernel, so no Var is bound in two functions.
+    for (const Var* v : in.def_order) {
+      if (kmap.count(v) || Isa<IterArg>(v) || regions_.def_regions[v] < 2) continue;
+      const Var* nv = ctx_.NewVar(v->name_hint, v->type, v->span);
+      kmap[v] = nv;
+      km.Substitute(v, nv);
+    }
     const Stmt* kbody = km.MutateStmt(s->body);
-    std::vector<const Stmt*> kstmts = util::StmtList(kbody);
+    std::vector<const Stmt*> kstmts = prologue;
+    for (const Stmt* st : util::StmtList(kbody)) kstmts.push_back(st);
     std::vector<const Expr*> kret;
     std::vector<const Type*> kret_types;
     for (const Var* v : rets) {
@@ -131,8 +185,9 @@ class Outliner : public IRMutator {
     while (prog_.Find(k->name)) k->name += "_";
     k->params = kparams;
     auto access = util::AnalyzeAccess(&prog_, kbody);
-    for (const Var* p : kparams) {
-      auto it = access.find(p);
+    for (size_t i = 0; i < kparams.size(); ++i) {
+      const Var* p = kparams[i];
+      auto it = access.find(kinner[i]);
       k->param_dirs.push_back(util::TensorTypeOf(p) && it != access.end()
                                   ? util::DirectionOf(it->second)
                                   : ParamDirection::kIn);
@@ -143,7 +198,11 @@ class Outliner : public IRMutator {
     k->span = s->span;
     if (s->split != SplitMode::kNone)
       k->attrs.push_back({"split", Attr::Enum(EnumKind::kSplitMode, static_cast<int>(s->split))});
-    for (const auto& a : s->attrs) k->attrs.push_back(a);
+    // A task's id and deps (see ManualScopeStmt) stay with the launch: they move
+    // to the call's attrs; the other scope attrs (name_hint=, ...) go to the kernel.
+    AttrList call_attrs;
+    for (const auto& a : s->attrs)
+      (a.name == "task_id" || a.name == "deps" ? call_attrs : k->attrs).push_back(a);
     outlined.push_back(k);
 
     // Call site in the parent (args are the parent's own Vars, substituted as
@@ -152,7 +211,7 @@ class Outliner : public IRMutator {
     b.SetSpan(s->span);
     std::vector<const Expr*> args;
     for (const Var* v : live_ins) args.push_back(MutateExpr(v));
-    const Call* call = b.CallFunction(*k, args);
+    const Call* call = b.CallFunction(*k, args, std::move(call_attrs));
     if (rets.empty()) return ctx_.Make<EvalStmt>(call, s->span);
     if (rets.size() == 1) return ctx_.Make<AssignStmt>(MutateVarDef(rets[0]), call, s->span);
     const Var* tup = ctx_.NewVar(k->name + "_ret", call->type, s->span);
@@ -168,6 +227,9 @@ class Outliner : public IRMutator {
   const Program& prog_;
   const Function& parent_;
   const VarUses& all_;
+  RegionUses regions_;
+  const std::unordered_map<const Stmt*, std::unordered_map<const Var*, int>>& priv_;
+  std::unordered_map<const Var*, int> priv_total_;
   std::unordered_set<const Var*> parent_params_;
   std::unordered_set<const Var*> globals_;
   DiagnosticEngine& diag_;
@@ -186,7 +248,7 @@ class OutlineIncoreScopesPass : public Pass {
         continue;
       }
       VarUses all = CollectVarUses(f->body, /*include_types=*/true);
-      Outliner o(ctx, prog, *f, all,
+      Outliner o(ctx, prog, *f, all, CollectRegionUses(f->body),
                  std::unordered_set<const Var*>(f->params.begin(), f->params.end()), globals,
                  diag);
       const Stmt* body = o.MutateStmt(f->body);

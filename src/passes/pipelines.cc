@@ -21,7 +21,10 @@ const std::vector<PassInfo>& AllPasses() {
     };
     add("outline-incore-scopes",
         "outline pl.at(level=CORE_GROUP) scopes into InCore functions <parent>_incore_<n>",
-        {P::kTypeChecked}, {P::kSplitIncoreOrch}, {}, CreateOutlineIncoreScopesPass);
+        {P::kTypeChecked}, {P::kSplitIncoreOrch},
+        // New kernels may hold tensor ops, N-D tiles and tiles without a memory
+        // space (properties that held vacuously while there was no kernel).
+        {P::kIncoreTileOps, P::kTileOps2D, P::kTileMemoryInferred}, CreateOutlineIncoreScopesPass);
     add("convert-to-ssa", "rename re-assigned variables; loop/if-carried values become iter_args/return_vars",
         {P::kTypeChecked}, {P::kSSAForm}, {}, CreateConvertToSSAPass);
     add("simplify", "fold scalar constants and shape expressions; remove dead scalar assignments",

@@ -55,7 +55,10 @@ Value Interpreter::Eval(Exec& ex, const Expr* e) {
     case NodeKind::kVar:
     case NodeKind::kIterArg: {
       auto it = ex.frame->env.find(static_cast<const Var*>(e));
-      if (it != ex.frame->env.end()) return it->second;
+      if (it != ex.frame->env.end()) {
+        if (it->second.kind == Value::Kind::kFuture) return Force(ex, it->second, e->span);
+        return it->second;
+      }
       auto g = globals.find(static_cast<const Var*>(e));
       if (g != globals.end()) return g->second;
       throw SimError(e->span, "use of variable '" + static_cast<const Var*>(e)->name_hint +
@@ -343,7 +346,8 @@ Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
       return Flow::kNormal;
     case NodeKind::kAssignStmt: {
       auto* a = static_cast<const AssignStmt*>(s);
-      Value v = Eval(ex, a->value);
+      if (ex.manual && SubmitTask(ex, s)) return Flow::kNormal;
+      Value v = ex.manual ? EvalLazy(ex, a->value) : Eval(ex, a->value);
       // Name window allocations after the LHS for reports.
       if (v.kind == Value::Kind::kTensor && v.tensor->name.empty()) {
         auto t = std::make_shared<TensorVal>(*v.tensor);
@@ -354,6 +358,7 @@ Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
       return Flow::kNormal;
     }
     case NodeKind::kEvalStmt:
+      if (ex.manual && SubmitTask(ex, s)) return Flow::kNormal;
       Eval(ex, static_cast<const EvalStmt*>(s)->expr);
       return Flow::kNormal;
     case NodeKind::kReturnStmt: {
@@ -365,7 +370,7 @@ Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
     case NodeKind::kYieldStmt: {
       auto* y = static_cast<const YieldStmt*>(s);
       std::vector<Value> v;
-      for (const Expr* e : y->values) v.push_back(Eval(ex, e));
+      for (const Expr* e : y->values) v.push_back(ex.manual ? EvalLazy(ex, e) : Eval(ex, e));
       ex.frame->yielded = std::move(v);
       return Flow::kNormal;
     }
@@ -400,8 +405,12 @@ Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
     case NodeKind::kContinueStmt:
       return Flow::kContinue;
     case NodeKind::kInCoreScopeStmt:
+      if (ex.manual && SubmitTask(ex, s)) return Flow::kNormal;
+      return ExecStmt(ex, static_cast<const ScopeStmt*>(s)->body);
     case NodeKind::kHierarchyScopeStmt:
       return ExecStmt(ex, static_cast<const ScopeStmt*>(s)->body);
+    case NodeKind::kManualScopeStmt:
+      return ExecManualScope(ex, static_cast<const ManualScopeStmt*>(s));
     case NodeKind::kCommDomainScopeStmt: {
       auto* d = static_cast<const CommDomainScopeStmt*>(s);
       std::vector<int> devs(d->devices.begin(), d->devices.end());
@@ -475,7 +484,8 @@ Interpreter::Flow Interpreter::ExecFor(Exec& ex, const ForStmt* s) {
   int64_t step = s->step ? Eval(ex, s->step).AsInt() : 1;
   if (step == 0) throw SimError(s->span, "for: step must not be 0");
   std::vector<Value> cur;
-  for (const IterArg* ia : s->iter_args) cur.push_back(Eval(ex, ia->init));
+  for (const IterArg* ia : s->iter_args)
+    cur.push_back(ex.manual ? EvalLazy(ex, ia->init) : Eval(ex, ia->init));
   const auto* lt = As<ScalarType>(s->loop_var->type);
   DataType ldt = lt ? lt->dtype : DataType::kIndex;
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
@@ -501,7 +511,8 @@ Interpreter::Flow Interpreter::ExecFor(Exec& ex, const ForStmt* s) {
 
 Interpreter::Flow Interpreter::ExecWhile(Exec& ex, const WhileStmt* s) {
   std::vector<Value> cur;
-  for (const IterArg* ia : s->iter_args) cur.push_back(Eval(ex, ia->init));
+  for (const IterArg* ia : s->iter_args)
+    cur.push_back(ex.manual ? EvalLazy(ex, ia->init) : Eval(ex, ia->init));
   for (int64_t guard = 0;; ++guard) {
     for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);
     if (s->cond && !Eval(ex, s->cond).AsBool()) break;

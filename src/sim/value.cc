@@ -229,6 +229,7 @@ std::string DescribeValue(const Value& v) {
     case Value::Kind::kTuple: return "tuple of " + std::to_string(v.tuple->size());
     case Value::Kind::kPtr: return "window buffer";
     case Value::Kind::kCommCtx: return "comm context";
+    case Value::Kind::kFuture: return "pending task result";
   }
   return "?";
 }

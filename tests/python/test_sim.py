@@ -178,3 +178,55 @@ def test_bf16_through_float_arrays():
     x2 = np.full((2, 4, 16), 1 + 2 ** -9, dtype=np.float32)
     np.testing.assert_array_equal(pypto.sim.run(DoubleBF16, ranks=2, inputs={"x": x2})["y"],
                                   np.full((2, 4, 16), 2.0, dtype=np.float32))
+
+
+@pl.program
+class ManualDeferred:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def chip(self, inp: pl.Tensor[[1, 8], pl.INT32], out: pl.Out[pl.Tensor[[3, 8], pl.INT32]],
+             payload: pl.InOut[pld.DistributedTensor[[1, 8], pl.INT32]],
+             sig: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]],
+             peer: pl.Scalar[pl.INT32]) -> pl.Tensor[[3, 8], pl.INT32]:
+        with pl.manual_scope():
+            for row in pl.range(3):
+                with pl.at(level=pl.Level.CORE_GROUP, name_hint="waiter") as w:
+                    epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
+                    pld.system.defer_wait(sig, [0, 0], epoch, cmp=pld.WaitCmp.Ge)
+                with pl.at(level=pl.Level.CORE_GROUP, name_hint="consumer", deps=[w]):
+                    got = pl.load(payload, [0, 0], [1, 8])
+                    out = pl.store(got, [row, 0], out)
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="publisher"):
+                mine = pl.load(inp, [0, 0], [1, 8])
+                pld.remote_store(mine, payload, peer, [0, 0])
+                epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
+                pld.system.notify(sig, peer, [0, 0], epoch, op=pld.NotifyOp.Set)
+        return out
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[2, 1, 8], pl.INT32], y: pl.Out[pl.Tensor[[2, 3, 8], pl.INT32]]):
+        pbuf = pld.alloc_window_buffer(32)
+        sbuf = pld.alloc_window_buffer(4)
+        for r in pl.range(pld.world_size()):
+            payload = pld.window(pbuf, [1, 8], dtype=pl.INT32)
+            sig = pld.window(sbuf, [1, 1], dtype=pl.INT32)
+            self.chip(x[r], y[r], payload, sig, (r + 1) % pld.world_size(), device=r)
+
+
+@pytest.mark.parametrize("schedule", ["parallel", "random:2"])
+def test_manual_scope_deferred_completion(schedule):
+    # Waiters (defer_wait) come before the publisher in program order; in the
+    # manual scope only deps=[w] orders the consumers, so the run completes.
+    text = pypto.ir.python_print(ManualDeferred)
+    assert 'with pl.at(level=pl.Level.CORE_GROUP, name_hint="waiter") as w:' in text
+    assert 'deps=[w]' in text
+    assert pypto.ir.python_print(pypto.ir.parse(text)) == text
+    x = np.full((2, 1, 8), 5, np.int32)
+    x[1] = 6
+    x[:, :, 0] = 2
+    want = np.empty((2, 3, 8), np.int32)
+    want[0], want[1] = x[1], x[0]
+    low = pypto.ir.run_passes(ManualDeferred, "default", verify_each=True, roundtrip_each=True)
+    assert 'attrs={"deps": ["w"]}' in pypto.ir.python_print(low)
+    for prog in (ManualDeferred, low):
+        out = pypto.sim.run(prog, ranks=2, inputs={"x": x}, schedule=schedule, detect_races=True)
+        np.testing.assert_array_equal(out["y"], want)

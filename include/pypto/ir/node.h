@@ -26,7 +26,7 @@ constexpr NodeKind kLastType = NodeKind::kWindowBufferType;
 constexpr NodeKind kFirstExpr = NodeKind::kVar;
 constexpr NodeKind kLastExpr = NodeKind::kTupleGetItem;
 constexpr NodeKind kFirstStmt = NodeKind::kAssignStmt;
-constexpr NodeKind kLastStmt = NodeKind::kCommDomainScopeStmt;
+constexpr NodeKind kLastStmt = NodeKind::kManualScopeStmt;
 constexpr NodeKind kFirstScope = NodeKind::kInCoreScopeStmt;
 
 struct Node {

@@ -164,6 +164,19 @@ struct CommDomainScopeStmt : ScopeStmt {
   std::vector<std::string> slots;
 };
 
+// `with pl.manual_scope():` in a chip orchestration — explicit-dependency mode.
+// Each task in it (a `pl.at(level=pl.Level.CORE_GROUP)` scope, or after
+// outlining a kernel call) starts without waiting for earlier tasks, except the
+// ones it names in `deps=[...]`; leaving the scope waits for all of them. Task
+// ids are names: `with pl.at(...) as t:` stores attr "task_id" = "t" and
+// `deps=[a, b]` stores attr "deps" = ["a", "b"] on the InCoreScopeStmt (on the
+// kernel call after outline-incore-scopes). See docs/executor.md.
+struct ManualScopeStmt : ScopeStmt {
+  PYPTO_STMT_KIND(ManualScopeStmt)
+  explicit ManualScopeStmt(const Stmt* b, AttrList a = {}, Span s = {})
+      : ScopeStmt(kKind, b, std::move(a), s) {}
+};
+
 #undef PYPTO_STMT_KIND
 
 }  // namespace pypto::ir

@@ -158,6 +158,7 @@ class IRVisitor {
     VisitScope(s);
   }
   virtual void Visit_CommDomainScopeStmt(const CommDomainScopeStmt* s) { VisitScope(s); }
+  virtual void Visit_ManualScopeStmt(const ManualScopeStmt* s) { VisitScope(s); }
   // Shared tail of every scope: its attrs, then its body.
   virtual void VisitScope(const ScopeStmt* s) {
     for (const NamedAttr& a : s->attrs) VisitAttr(a.value);

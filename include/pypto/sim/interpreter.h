@@ -9,6 +9,7 @@
 // returns when all are done (the host waits for all ranks at the end).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -80,6 +81,20 @@ struct DeferredCond {
   Span span;
 };
 
+// A task result inside a pl.manual_scope (Value::Kind::kFuture): set once by
+// the task's thread (`v`, then `ready`); a tuple element of another future when
+// `parent` is set. Readers wait for `ready` (see Interpreter::Force).
+struct FutureCell {
+  std::atomic<bool> ready{false};
+  Value v;
+  std::vector<uint32_t> clock;         // the task's vector clock at completion
+  std::shared_ptr<FutureCell> parent;  // element `index` of parent's tuple value
+  int64_t index = -1;
+  std::string task;  // "task 'wait_tid' (f.pir:12)" for reports
+};
+
+struct ManualRun;  // the tasks of one pl.manual_scope being run (manual_scope.cc)
+
 class Exec {
  public:
   Exec(Interpreter& in, LogicalThread& t);
@@ -92,6 +107,7 @@ class Exec {
   std::vector<std::vector<Task>>* queues = nullptr;  // host thread only
   std::vector<DeferredCond> deferred;
   const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
+  ManualRun* manual = nullptr;  // set while the body of a pl.manual_scope submits tasks
 
   int device() const { return t.device; }
   bool is_host() const { return t.device < 0; }
@@ -170,6 +186,16 @@ class Interpreter {
   // Blocks until every defer_wait condition registered by `ex` holds.
   void WaitDeferred(Exec& ex, const std::string& function);
   void Bind(Exec& ex, const ir::Var* v, Value val);
+  // manual_scope.cc: `with pl.manual_scope():` (tasks run as threads ordered
+  // only by deps=[...] and by the task results they read).
+  Flow ExecManualScope(Exec& ex, const ir::ManualScopeStmt* s);
+  // While a manual scope's body runs: records `s` as a task when it is one.
+  bool SubmitTask(Exec& ex, const ir::Stmt* s);
+  void RunTask(Exec& kx, ManualRun& run, size_t index);
+  // A value with every future in it resolved (waits; an error while submitting).
+  Value Force(Exec& ex, const Value& v, Span at);
+  // Eval that passes futures through (variables, tuple items of a future).
+  Value EvalLazy(Exec& ex, const ir::Expr* e);
 };
 
 }  // namespace pypto::sim

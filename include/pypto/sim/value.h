@@ -61,8 +61,12 @@ struct TileVal {
   int64_t NumElements() const;
 };
 
+// The pending result of a task in a pl.manual_scope (interpreter.h).
+struct FutureCell;
+
 struct Value {
-  enum class Kind : uint8_t { kNone, kScalar, kTensor, kTile, kTuple, kPtr, kCommCtx };
+  // kFuture: a task result not known yet; Interpreter::Eval waits for it.
+  enum class Kind : uint8_t { kNone, kScalar, kTensor, kTile, kTuple, kPtr, kCommCtx, kFuture };
   Kind kind = Kind::kNone;
   DataType dtype = DataType::kIndex;  // scalars
   int64_t i = 0;                      // integer/bool scalar; kPtr, kCommCtx: allocation id
@@ -70,6 +74,7 @@ struct Value {
   std::shared_ptr<TensorVal> tensor;
   std::shared_ptr<TileVal> tile;
   std::shared_ptr<std::vector<Value>> tuple;
+  std::shared_ptr<FutureCell> future;
 
   static Value None() { return Value(); }
   static Value Int(int64_t v, DataType t = DataType::kIndex);

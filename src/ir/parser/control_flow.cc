@@ -271,8 +271,11 @@ void Lowerer::LowerWhileForm(const PyStmt* s, const PyExpr* it, std::vector<cons
 void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
   const PyExpr* it = s->value;
   std::string head = it->kind == EK::kCall ? DottedName(it->a) : DottedName(it);
-  if (s->target) {
-    Error(s->target->span, "`with ... as name` is not supported for IR scopes");
+  bool is_at = head == "pl.at" || head == "pl.incore";
+  if (s->target && !is_at) {
+    Error(s->target->span, fmt::format("{}: `with ... as name` binds a task id and is only "
+                                       "allowed on pl.at(level=pl.Level.CORE_GROUP) tasks",
+                                       head.empty() ? "with" : head));
     return;
   }
   auto lower_body = [&]() {
@@ -311,6 +314,8 @@ void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
           } else {
             split = static_cast<SplitMode>(ev->second);
           }
+        } else if (kw.name == "deps") {
+          ok &= LowerTaskDeps(kw.value, &attrs);
         } else if (auto a = LowerAttr(kw.value, nullptr)) {
           attrs.push_back({kw.name, *a});
         } else {
@@ -330,7 +335,16 @@ void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
       Error(it->span, "pl.at: split= is only allowed with level=pl.Level.CORE_GROUP");
       ok = false;
     }
+    bool has_deps = FindAttr(attrs, "deps") != nullptr;
+    if (ok && *level != Level::kCoreGroup && (s->target || has_deps)) {
+      Error(s->target ? s->target->span : it->span,
+            "pl.at: only level=pl.Level.CORE_GROUP scopes are tasks; `as name` and deps= are "
+            "not allowed on other levels");
+      ok = false;
+    }
     const Stmt* body = lower_body();
+    // The task id is bound after the body (a task cannot depend on itself).
+    if (ok && s->target) ok &= LowerTaskTarget(s->target, &attrs);
     if (!ok) return;
     if (*level == Level::kCoreGroup)
       out->push_back(ctx_.Make<InCoreScopeStmt>(body, split, std::move(attrs), s->span));
@@ -403,7 +417,17 @@ void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
                                                     body, std::move(attrs), s->span));
     return;
   }
-  Error(it->span, "a with statement must open pl.at(...), pl.spmd(...) or pld.comm_domain(...)");
+  if (head == "pl.manual_scope" && it->kind == EK::kCall) {
+    if (!it->items.empty() || !it->kwargs.empty()) {
+      Error(it->span, "pl.manual_scope: takes no arguments; write `with pl.manual_scope():`");
+      ok = false;
+    }
+    const Stmt* body = lower_body();
+    if (ok) out->push_back(ctx_.Make<ManualScopeStmt>(body, AttrList{}, s->span));
+    return;
+  }
+  Error(it->span, "a with statement must open pl.at(...), pl.spmd(...), pl.manual_scope() or "
+                  "pld.comm_domain(...)");
   lower_body();
 }
 

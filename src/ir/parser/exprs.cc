@@ -360,6 +360,10 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
         Error(e->span, fmt::format("module-level name '{}' is not a compile-time constant "
                                    "(only int, float and list constants can be used)",
                                    e->str));
+      } else if (task_ids_.count(e->str)) {
+        Error(e->span, fmt::format("'{}' is a task id (bound by `with pl.at(...) as {}`); it "
+                                   "can only be used in deps=[...] of a later pl.at task",
+                                   e->str, e->str));
       } else {
         Error(e->span, fmt::format("undefined name '{}'", e->str));
       }

@@ -168,6 +168,9 @@ class Lowerer {
   void LowerWhileForm(const PyStmt* s, const PyExpr* iter, std::vector<const Stmt*>* out);
   void LowerIf(const PyStmt* s, std::vector<const Stmt*>* out);
   void LowerWith(const PyStmt* s, std::vector<const Stmt*>* out);
+  // task_scopes.cc: `deps=[a, b]` of a pl.at task and its `as t` target.
+  bool LowerTaskDeps(const PyExpr* deps, AttrList* attrs);
+  bool LowerTaskTarget(const PyExpr* target, AttrList* attrs);
   void LowerYield(const PyStmt* s, const PyExpr* call, std::vector<const Stmt*>* out);
   std::vector<const Var*> MakeReturnVars(const YieldTargets& yt);
   const Var* Poison(const std::string& name, Span s);
@@ -207,6 +210,9 @@ class Lowerer {
   int loop_depth_ = 0;
   int block_depth_ = 0;  // 1 = the function body, > 1 = inside an if/loop/with block
   int tmp_counter_ = 0;
+  // Task ids bound so far by `with pl.at(...) as t:` (name -> where), usable only
+  // in deps=[...] (see ManualScopeStmt).
+  std::unordered_map<std::string, Span> task_ids_;
   AstPool body_pool_;  // syntax trees of bodies being lowered (see LowerBody)
   bool outline_ = false;  // the module came from ParseOutline (see LowerBody)
   std::unordered_map<std::string_view, const Type*> ann_types_;  // see AnnotationMatches

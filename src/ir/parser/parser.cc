@@ -262,6 +262,8 @@ void Lowerer::LowerBody(size_t idx) {
   int saved_loops = loop_depth_;
   int saved_blocks = block_depth_;
   const std::string* saved_alloc = alloc_name_;
+  auto saved_tasks = std::move(task_ids_);
+  task_ids_.clear();
   scope_.clear();
   poisoned_.clear();
   inferred_returns_.clear();
@@ -304,6 +306,7 @@ void Lowerer::LowerBody(size_t idx) {
   loop_depth_ = saved_loops;
   block_depth_ = saved_blocks;
   alloc_name_ = saved_alloc;
+  task_ids_ = std::move(saved_tasks);
 }
 
 const Var* Lowerer::LookupVar(const std::string& name) const {

@@ -226,6 +226,12 @@ void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
 void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
                          const Expr* value, Span s, std::vector<const Stmt*>* out,
                          std::string_view annotation_text) {
+  if (!task_ids_.empty() && task_ids_.count(name)) {
+    Error(name_span, fmt::format("'{}' is a task id (bound by `with pl.at(...) as {}`); choose "
+                                 "another variable name",
+                                 name, name));
+    return;
+  }
   const Type* t = value->type;
   // Fast path: an annotation already known to equal the value's type (t stays
   // the value's type, as below when TypeEq holds).

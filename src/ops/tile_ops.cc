@@ -97,6 +97,7 @@ void RegisterTileElementwiseOps(OpRegistry& r) {
 void RegisterTileOps(OpRegistry& r) {
   RegisterTileMemoryOps(r);
   RegisterTileElementwiseOps(r);
+  RegisterTileShapeOps(r);
 }
 
 }  // namespace pypto::ir

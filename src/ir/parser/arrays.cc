@@ -43,10 +43,6 @@ bool Lowerer::LowerArrayElementAssign(const PyStmt* s, std::vector<const Stmt*>*
   if (t->a->kind != EK::kName) return false;
   const Var* arr = LookupVar(t->a->str);
   if (!arr || !Isa<ArrayType>(arr->type)) return false;
-  if (s->annotation) {
-    Error(s->annotation->span, "an element assignment cannot have a type annotation");
-    return true;
-  }
   const PyExpr* ix = SingleIndex(t);
   if (!ix) {
     Error(t->b->span, kOneIndex);

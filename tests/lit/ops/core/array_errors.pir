@@ -29,5 +29,11 @@ class BadArray:
         u = pl.array.get_element(x, 0)
         # CHECK: array_errors.pir:[[@LINE+1]]:9: error: assignment to a subscript is not supported; use pl.write(...)
         x[0, 0] = 1
+        # CHECK: array_errors.pir:[[@LINE+1]]:21: error: pl.Array: the extent must be a positive integer constant
+        q: pl.Array[n, pl.INT32] = pl.array.create(4, pl.INT32)
+        # CHECK: array_errors.pir:[[@LINE+1]]:12: error: pl.Array: expected [extent, dtype], e.g. pl.Array[16, pl.INT32]
+        q: pl.Array[4] = pl.array.create(4, pl.INT32)
+        # CHECK: array_errors.pir:[[@LINE+1]]:12: error: type annotation of 'q' does not match its value: annotated pl.Array[8, pl.INT32], but the value has type pl.Array[4, pl.INT32]
+        q: pl.Array[8, pl.INT32] = pl.array.create(4, pl.INT32)
         # CHECK-NOT: error
         return

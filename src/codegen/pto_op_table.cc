@@ -31,6 +31,7 @@ const PtoOpTable& GetPtoOpTable() {
     RegisterPtoSystemOps(t);
     RegisterPtoScalarAccessOps(t);
     RegisterPtoTensorViewOps(t);
+    RegisterPtoArrayOps(t);
     RegisterUnsupported(t);
     return t;
   }();

@@ -1,7 +1,8 @@
 // PTO emission of core tile ops: GM <-> UB movement (tile.load / tile.store via
 // partition views + pto.tload / pto.tstore), allocation (tile.create), in-place
-// tile updates (set_validshape, fillpad_inplace) and elementwise compute in the
-// destination-passing form `pto.tadd ins(%a, %b : Ta, Tb) outs(%r : Tr)`.
+// tile updates (set_validshape, fillpad_inplace), row sums, reshape and
+// elementwise compute, all in the destination-passing form
+// `pto.tadd ins(%a, %b : Ta, Tb) outs(%r : Tr)`.
 // Every tile result gets its own UB buffer from PtoFunctionEmitter::AllocTile.
 #include <fmt/format.h>
 
@@ -233,6 +234,32 @@ bool TileUnary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   return true;
 }
 
+// Row sums: `pto.trowsum ins(%src, %tmp : Ts, Tt) outs(%dst : Td)` (TROWSUM
+// with its scratch tile); the [rows, 1] result is a column-major tile.
+bool TileRowSum(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const PtoBinding* a = fe.TileArg(c, 0);
+  const PtoBinding* tmp = fe.TileArg(c, 1);
+  if (!a || !tmp) return false;
+  const PtoBinding* r = fe.AllocTile(result, c);
+  if (!r) return false;
+  fe.Op(fmt::format("pto.trowsum ins({}, {} : {}, {}) outs({} : {})", a->value.name,
+                    tmp->value.name, a->value.type, tmp->value.type, r->value.name,
+                    r->value.type));
+  return true;
+}
+
+// Reshape: `pto.treshape ins(%src : Ts) outs(%dst : Td)` into the result's own
+// buffer (TRESHAPE reinterprets the same bytes under the new tile metadata).
+bool TileReshape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  const PtoBinding* a = fe.TileArg(c, 0);
+  if (!a) return false;
+  const PtoBinding* r = fe.AllocTile(result, c);
+  if (!r) return false;
+  fe.Op(fmt::format("pto.treshape ins({} : {}) outs({} : {})", a->value.name, a->value.type,
+                    r->value.name, r->value.type));
+  return true;
+}
+
 }  // namespace
 
 void RegisterPtoTileOps(PtoOpTable& t) {
@@ -241,6 +268,8 @@ void RegisterPtoTileOps(PtoOpTable& t) {
   t.emitters["tile.create"] = TileCreate;
   t.emitters["tile.set_validshape"] = TileSetValidShape;
   t.emitters["tile.fillpad_inplace"] = TileFillPadInplace;
+  t.emitters["tile.row_sum"] = TileRowSum;
+  t.emitters["tile.reshape"] = TileReshape;
   for (const auto& [name, op] : BinaryOps()) t.emitters[name] = TileBinary;
   for (const auto& [name, op] : ScalarOps()) t.emitters[name] = TileScalar;
   for (const auto& [name, op] : UnaryOps()) t.emitters[name] = TileUnary;

@@ -24,6 +24,7 @@ const OpRegistry& OpRegistry::Global() {
     RegisterRemoteLoadStoreOps(*r);
     RegisterPutGetOps(*r);
     RegisterCollectiveOps(*r);
+    RegisterArrayOps(*r);
     for (const auto& [name, def] : r->ops_)
       PYPTO_CHECK(static_cast<bool>(def->deduce), "op " + name + " has no deducer");
     return r;

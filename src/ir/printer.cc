@@ -355,6 +355,10 @@ class Printer {
         if (tt->view) s += ", " + TileViewStr(*tt->view);
         return s + "]";
       }
+      case NodeKind::kArrayType: {
+        const auto* at = Cast<ArrayType>(t);
+        return fmt::format("pl.Array[{}, pl.{}]", at->extent, DTypeName(at->dtype));
+      }
       case NodeKind::kTupleType: {
         const auto* tt = Cast<TupleType>(t);
         if (tt->types.empty()) return "pl.Tuple[()]";

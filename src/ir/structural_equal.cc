@@ -224,6 +224,13 @@ class Equal {
         }
         return true;
       }
+      case NodeKind::kArrayType: {
+        auto *x = static_cast<const ArrayType*>(a), *y = static_cast<const ArrayType*>(b);
+        if (x->dtype != y->dtype)
+          return Fail(fmt::format("array dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
+        return x->extent == y->extent ||
+               Fail(fmt::format("array extent {} vs {}", x->extent, y->extent));
+      }
       case NodeKind::kTupleType: {
         auto *x = static_cast<const TupleType*>(a), *y = static_cast<const TupleType*>(b);
         if (x->types.size() != y->types.size()) return Fail("tuple type arity differs");
@@ -538,6 +545,10 @@ class Hasher {
         }
         return;
       }
+      case NodeKind::kArrayType:
+        Mix(static_cast<uint64_t>(static_cast<const ArrayType*>(t)->dtype));
+        Mix(static_cast<uint64_t>(static_cast<const ArrayType*>(t)->extent));
+        return;
       case NodeKind::kTupleType:
         Mix(static_cast<const TupleType*>(t)->types.size());
         for (const Type* x : static_cast<const TupleType*>(t)->types) TypeH(x);

@@ -47,6 +47,11 @@ bool TypesCompatible(const Type* actual, const Type* expected) {
       if (x == y) return true;
       return IsInteger(x) && IsInteger(y) && (x == DataType::kIndex || y == DataType::kIndex);
     }
+    case NodeKind::kArrayType: {
+      const auto* a = As<ArrayType>(actual);
+      const auto* e = static_cast<const ArrayType*>(expected);
+      return a && a->dtype == e->dtype && a->extent == e->extent;
+    }
     case NodeKind::kTupleType: {
       const auto* a = As<TupleType>(actual);
       const auto* e = static_cast<const TupleType*>(expected);

@@ -146,6 +146,10 @@ std::string TypeStr(const Type* t) {
       if (tt->memory_space) s += ", " + MemStr(*tt->memory_space);
       return s + "]";
     }
+    case NodeKind::kArrayType: {
+      const auto* at = Cast<ArrayType>(t);
+      return fmt::format("pl.Array[{}, {}]", at->extent, DTypeStr(at->dtype));
+    }
     case NodeKind::kTupleType: {
       const auto* tt = Cast<TupleType>(t);
       if (tt->types.empty()) return "pl.Tuple[()]";

@@ -156,6 +156,7 @@ void RegisterTileElementwiseOps(OpRegistry& r) {
 void RegisterTileOps(OpRegistry& r) {
   RegisterTileMemoryOps(r);
   RegisterTileElementwiseOps(r);
+  RegisterTileShapeOps(r);
 }
 
 }  // namespace pypto::ir

@@ -1,6 +1,6 @@
-// Private to src/ops: the tile op registrations are split over two files
-// (memory/data-movement ops and element-wise compute ops); RegisterTileOps in
-// tile_ops.cc is the one public entry point and calls both.
+// Private to src/ops: the tile op registrations are split over three files
+// (memory/data-movement ops, element-wise compute ops, shape-changing ops); RegisterTileOps in
+// tile_ops.cc is the one public entry point and calls all three.
 #pragma once
 
 #include "pypto/ir/op_registry.h"
@@ -9,5 +9,6 @@ namespace pypto::ir {
 
 void RegisterTileMemoryOps(OpRegistry& r);      // tile_memory_ops.cc
 void RegisterTileElementwiseOps(OpRegistry& r); // tile_ops.cc
+void RegisterTileShapeOps(OpRegistry& r);       // tile_shape_ops.cc
 
 }  // namespace pypto::ir

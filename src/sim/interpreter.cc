@@ -26,6 +26,7 @@ const OpTable& GetOpTable() {
     RegisterTileSemantics(*tab);
     RegisterDistributedSemantics(*tab);
     RegisterCollectiveSemantics(*tab);
+    RegisterArraySemantics(*tab);
     return tab;
   }();
   return *t;

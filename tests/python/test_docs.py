@@ -11,7 +11,7 @@ import pytest
 
 MODULES = ["pypto", "pypto._core", "pypto.ir", "pypto.sim", "pypto.language",
            "pypto.language.distributed", "pypto.language.tile", "pypto.language.tensor",
-           "pypto.language.system", "pypto.language.distributed.system",
+           "pypto.language.system", "pypto.language.array", "pypto.language.distributed.system",
            "pypto.language.distributed.tensor", "pypto.language.distributed.tile"]
 
 

@@ -13,14 +13,15 @@ The distributed family lives in :mod:`pypto.language.distributed` (``pld``).
 from ._enums import (FunctionType, Level, Mem, MemorySpace, PadValue, Role, SplitMode,
                      TensorLayout, TileLayout)
 from ._types import (BF16, BFLOAT16, BOOL, DTYPES, FLOAT16, FLOAT32, FP16, FP32, FP64, INDEX,
-                     INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, DynVar,
-                     InOut, Out, Ptr, Scalar, Tensor, Tile, Tuple, TypeAnnotation, dynamic)
+                     INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, Array, DataType,
+                     DynVar, InOut, Out, Ptr, Scalar, Tensor, Tile, Tuple, TypeAnnotation,
+                     dynamic)
 from ._stub import DSLUsageError
 from ._control import (add, assemble, at, cond, const, div, load, manual_scope, max, maximum,
                        min, minimum, mul, parallel, range, read, split_aiv, spmd, store, sub,
                        unroll, while_, write, yield_)
 from ._decorators import JitFunction, function, jit, program
-from . import system, tensor, tile
+from . import array, system, tensor, tile
 from . import distributed
 
 
@@ -36,7 +37,7 @@ __all__ = [
     "FunctionType", "Level", "Mem", "MemorySpace", "PadValue", "Role", "SplitMode",
     "TensorLayout", "TileLayout",
     "BF16", "BFLOAT16", "BOOL", "FLOAT16", "FLOAT32", "FP16", "FP32", "FP64", "INDEX", "INT8",
-    "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "DataType", "DynVar",
+    "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "Array", "DataType", "DynVar",
     "InOut", "Out", "Ptr", "Scalar", "Tensor", "Tile", "Tuple", "TypeAnnotation", "DTYPES",
     "dynamic",
     "DSLUsageError",
@@ -44,5 +45,5 @@ __all__ = [
     "min", "minimum", "mul", "parallel", "range", "read", "split_aiv", "spmd", "store", "sub",
     "unroll", "while_", "write", "yield_",
     "JitFunction", "function", "jit", "program", "parse",
-    "system", "tensor", "tile", "distributed",
+    "array", "system", "tensor", "tile", "distributed",
 ]

@@ -180,6 +180,12 @@ class Tile(_TypeForm):
     _min_args = 2
 
 
+class Array(_TypeForm):
+    """Kernel-local scalar array: ``pl.Array[16, pl.INT32]`` (see ``pl.array``)."""
+    _dsl_name = "pl.Array"
+    _min_args = 2
+
+
 class Scalar(_TypeForm):
     """Scalar value: ``pl.Scalar[pl.INT32]``."""
     _dsl_name = "pl.Scalar"

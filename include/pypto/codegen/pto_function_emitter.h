@@ -67,9 +67,9 @@ struct PtoPartition {
 
 // What an IR variable stands for in the emitted function.
 struct PtoBinding {
-  enum class Kind { kNone, kScalar, kTensor, kTile, kCtx };
+  enum class Kind { kNone, kScalar, kTensor, kTile, kCtx, kArray };
   Kind kind = Kind::kNone;
-  PtoValue value;                     // kScalar / kTile (name, tile_buf type) / kCtx
+  PtoValue value;                     // kScalar / kTile (name, tile_buf type) / kCtx / kArray
   const PtoTensor* tensor = nullptr;  // kTensor
 };
 
@@ -245,5 +245,6 @@ void RegisterPtoDistributedOps(PtoOpTable& t);
 void RegisterPtoSystemOps(PtoOpTable& t);
 void RegisterPtoScalarAccessOps(PtoOpTable& t);
 void RegisterPtoTensorViewOps(PtoOpTable& t);
+void RegisterPtoArrayOps(PtoOpTable& t);  // pto_array_ops.cc
 
 }  // namespace pypto::codegen

@@ -228,5 +228,6 @@ void RegisterSignalOps(OpRegistry& r);
 void RegisterRemoteLoadStoreOps(OpRegistry& r);
 void RegisterPutGetOps(OpRegistry& r);
 void RegisterCollectiveOps(OpRegistry& r);
+void RegisterArrayOps(OpRegistry& r);  // src/ops/array_ops.cc
 
 }  // namespace pypto::ir

@@ -106,4 +106,16 @@ struct TupleType : Type {
   std::vector<const Type*> types;
 };
 
+// A small fixed-size 1-D array of scalars local to a kernel (upstream's on-core
+// scalar array, ScalarLocal memory): `pl.Array[extent, dtype]`. Created by
+// pl.array.create; elements are read with pl.array.get_element and written with
+// the functional pl.array.update_element (which returns the updated array).
+struct ArrayType : Type {
+  static constexpr NodeKind kKind = NodeKind::kArrayType;
+  static bool ClassOf(NodeKind k) { return k == kKind; }
+  ArrayType(DataType d, int64_t n) : Type(kKind), dtype(d), extent(n) {}
+  DataType dtype;
+  int64_t extent;
+};
+
 }  // namespace pypto::ir

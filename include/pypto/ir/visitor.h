@@ -180,6 +180,7 @@ class IRVisitor {
   virtual void Visit_TupleType(const TupleType* t) {
     for (const Type* x : t->types) VisitType(x);
   }
+  virtual void Visit_ArrayType(const ArrayType*) {}
   virtual void Visit_PtrType(const PtrType*) {}
   virtual void Visit_CommCtxType(const CommCtxType*) {}
   virtual void Visit_WindowBufferType(const WindowBufferType*) {}

@@ -50,6 +50,7 @@ void RegisterTensorSemantics(OpTable& t);
 void RegisterTileSemantics(OpTable& t);
 void RegisterDistributedSemantics(OpTable& t);
 void RegisterCollectiveSemantics(OpTable& t);
+void RegisterArraySemantics(OpTable& t);  // semantics/array.cc
 
 // Scalar arithmetic on values (Python semantics for // and %; wraps to `dt`).
 Value ScalarBinary(ir::BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero);

@@ -490,6 +490,7 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
     }
     return ctx_.Make<TupleGetItem>(base, i, tt->types[static_cast<size_t>(i)], e->span);
   }
+  if (Isa<ArrayType>(base->type)) return LowerArrayElement(base, e);
   const TensorType* tt = AsTensorTypeLike(base->type);
   const TileType* tile = As<TileType>(base->type);
   if (!tt && !tile) {

@@ -103,6 +103,12 @@ class Lowerer {
                             SubscriptRegion* out);
   const Expr* LowerList(const PyExpr* e);  // [a, b] / (a, b) -> MakeTuple
 
+  // arrays.cc: `a[i]` on a pl.Array (array.get_element), and the statement
+  // `a[i] = v` (a = array.update_element(a, i, v)); the latter returns false,
+  // reporting nothing, when the subscripted name is not an array.
+  const Expr* LowerArrayElement(const Expr* base, const PyExpr* e);
+  bool LowerArrayElementAssign(const PyStmt* s, std::vector<const Stmt*>* out);
+
   // calls.cc
   const Expr* LowerCall(const PyExpr* e);
   const Expr* LowerFunctionCall(size_t fidx, const PyExpr* e);

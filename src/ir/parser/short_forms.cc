@@ -12,6 +12,7 @@
 //   pl.load/pl.store           -> tile.load / tile.store (a lower-rank tile gets `shapes`)
 //   pl.read/pl.write           -> tile.read|write or tensor.read|write
 //   pl.create_tensor           -> tensor.create
+//   pl.array.create(n, dt)     -> array.create(n, dtype=dt)
 //   pld.remote_store           -> pld.tile.remote_store (tile src) | pld.tensor.remote_store
 //   pld.tensor.allgather(d, s) -> pld.tensor.allgather(d, d, s) (in place, pre-staged rows)
 //   other two-segment names (pld.window, pld.world_size, pl.exp, ...) -> the first
@@ -151,6 +152,22 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     if (c->k == ConstVal::K::kFloat && IsFloat(*dt)) return ctx_.Float(c->f, *dt, s);
     Error(val->span, fmt::format("pl.const: value cannot be given dtype pl.{}", DTypeName(*dt)));
     return nullptr;
+  }
+
+  // Upstream's `pl.array.create(extent, dtype)` passes the dtype positionally;
+  // it is the dtype= keyword of array.create (always handled here, so neither
+  // spelling is cached as a plain op).
+  if (name == "pl.array.create") {
+    const OpDef* op = FindOpOrReport(name, s);
+    if (!op) return nullptr;
+    if (call->items.size() == 2 && DTypeOf(call->items[1])) {
+      const Expr* n = LowerArg(call->items[0]);
+      if (!n) return nullptr;
+      return BuildOpCall(*op, {n}, call, {}, {{"dtype", Attr::DType(*DTypeOf(call->items[1]))}});
+    }
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(call, &pos)) return nullptr;
+    return BuildOpCall(*op, std::move(pos), call);
   }
 
   // Upstream's HOST form `pld.tensor.allgather(data, signal)`: every rank's chunk

@@ -179,6 +179,7 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
 }
 
 void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
+  if (s->target->kind == EK::kSubscript && LowerArrayElementAssign(s, out)) return;
   std::vector<const PyExpr*> names;
   if (s->target->kind == EK::kSubscript) return LowerSubscriptAssign(s, out);
   if (!TargetNames(s->target, &names)) {

@@ -122,6 +122,10 @@ bool Lowerer::TypeEq(const Type* a, const Type* b) {
       }
       return true;
     }
+    case NodeKind::kArrayType: {
+      auto *x = Cast<ArrayType>(a), *y = Cast<ArrayType>(b);
+      return x->dtype == y->dtype && x->extent == y->extent;
+    }
     case NodeKind::kTupleType: {
       auto *x = Cast<TupleType>(a), *y = Cast<TupleType>(b);
       if (x->types.size() != y->types.size()) return false;
@@ -417,6 +421,20 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
     }
     if (!sp.ok || !dt) return nullptr;
     return ctx_.Make<TileType>(std::move(shape), *dt, mem, std::move(view));
+  }
+  if (head == "pl.Array") {
+    // pl.Array[extent, dtype]: extent a positive integer constant.
+    if (items.size() != 2) {
+      Error(e->span, "pl.Array: expected [extent, dtype], e.g. pl.Array[16, pl.INT32]");
+      return nullptr;
+    }
+    auto n = EvalConst(items[0], false);
+    if (!n || n->k != ConstVal::K::kInt || n->i <= 0) {
+      Error(items[0]->span, "pl.Array: the extent must be a positive integer constant");
+      return nullptr;
+    }
+    auto dt = dtype_at(1, "pl.Array");
+    return dt ? ctx_.Make<ArrayType>(*dt, n->i) : nullptr;
   }
   if (head == "pl.Tuple") {
     std::vector<const Type*> types;

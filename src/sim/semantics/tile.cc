@@ -274,6 +274,43 @@ Value Cast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   return Value::Of(out);
 }
 
+// Row sums of a 2-D tile (tile.row_sum): each valid row's valid columns are
+// added left to right, rounding to the tile dtype after every addition (the
+// order and rounding the result is defined by; integers wrap). The result is
+// [rows, 1] with the input's valid rows; the scratch tile is not observable.
+Value RowSum(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TileVal& in = ex.Tile(a[0], "tile");
+  ex.Tile(a[1], "tmp_tile");
+  if (in.shape.size() != 2) ex.Fail(fmt::format("expects a 2-D tile, got {}", ShapeString(in.shape)));
+  auto out = NewTile(in.dtype, {in.shape[0], 1});
+  out->valid = {in.valid[0], 1};
+  for (int64_t r = 0; r < in.valid[0]; ++r) {
+    double acc = 0;
+    for (int64_t c = 0; c < in.valid[1]; ++c)
+      acc = RoundTo(in.dtype, acc + in.data[static_cast<size_t>(r * in.shape[1] + c)]);
+    out->data[static_cast<size_t>(r)] = acc;
+  }
+  return Value::Of(out);
+}
+
+// The same elements in row-major order under a new shape (tile.reshape).
+Value Reshape(Exec& ex, const ir::Call&, std::vector<Value>& a) {
+  const TileVal& in = ex.Tile(a[0], "tile");
+  std::vector<int64_t> shape = ex.Ints(a[1], "shape");
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n != in.NumElements())
+    ex.Fail(fmt::format("shape {} has {} elements but the tile {} has {}", ShapeString(shape), n,
+                        ShapeString(in.shape), in.NumElements()));
+  if (in.valid != in.shape)
+    ex.Fail(fmt::format("tile is only partly valid (valid {} of {})", ShapeString(in.valid),
+                        ShapeString(in.shape)));
+  auto out = std::make_shared<TileVal>(in);
+  out->shape = shape;
+  out->valid = shape;
+  return Value::Of(out);
+}
+
 #define BIN(NAME, OP) \
   Value NAME(Exec& ex, const ir::Call&, std::vector<Value>& a) { return TileBinary(ex, a, OP); }
 BIN(Add, ElemOp::kAdd)
@@ -314,6 +351,8 @@ void RegisterTileSemantics(OpTable& t) {
   t.fns["tile.subs"] = SubS;
   t.fns["tile.muls"] = MulS;
   t.fns["tile.divs"] = DivS;
+  t.fns["tile.row_sum"] = RowSum;
+  t.fns["tile.reshape"] = Reshape;
 }
 
 }  // namespace pypto::sim

@@ -1,9 +1,9 @@
 # Slice assignment inside a loop onto an Out parameter (upstream's row-wise
 # write-back): `y[i, 0:16] = pl.mul(x[i:i + 1, 0:16], 2.0)`. The parser copies
 # the parameter before the loop and re-binds it (convert-to-ssa carries it);
-# `x[i:i + 1, ...]` has the static extent 1; convert-tensor-to-tile-ops names the
-# nested view (`tmp`) and the nested tensor.muls (`assemble_src`, a tile.muls)
-# so the PTO emitter sees Vars; the assemble becomes tile.store at [i, 0].
+# `x[i:i + 1, ...]` has the static extent 1; flatten-call-args names the nested
+# view (`lhs`) and the nested tensor.muls (`source`, a tile.muls after
+# conversion) so the PTO emitter sees Vars; the assemble becomes tile.store at [i, 0].
 # Expected: y = 2 * x on every rank, before and after --pipeline=default.
 # RUN: rm -rf %t.d && mkdir -p %t.d
 # RUN: pypto-opt %s --pipeline=default --verify-each --roundtrip-each -o %t.d/lowered.pir
@@ -14,10 +14,10 @@
 # RUN: pypto-run %t.d/lowered.pir --ranks 2 --input x=%t.d/x.npy --output-dir %t.d/l --detect-races --schedule=random:2
 # RUN: %python -c "import numpy as np, sys; x = np.load('%t.d/x.npy'); ok = [np.array_equal(np.load('%t.d/%%s/y.npy' %% d), x * np.float32(2)) for d in 'sl']; print(ok); sys.exit(0 if all(ok) else 1)"
 # IR:      for i, (y_2,) in pl.range(8, init_values=(y_1,)):
-# IR-NEXT:     tmp: pl.Tensor{{\[\[}}1, 16], pl.FP32] = pl.tensor.slice(x, [1, 16], [i, 0])
-# IR-NEXT:     tmp_tile: pl.Tile{{\[\[}}1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(tmp, [0, 0], [1, 16], target_memory=pl.Mem.Vec)
-# IR-NEXT:     assemble_src: pl.Tile{{\[\[}}1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.muls(tmp_tile, 2.0)
-# IR-NEXT:     y_3: pl.Tensor{{\[\[}}8, 16], pl.FP32] = pl.tile.store(assemble_src, [i, 0], y_2)
+# IR-NEXT:     lhs: pl.Tensor{{\[\[}}1, 16], pl.FP32] = pl.tensor.slice(x, [1, 16], [i, 0])
+# IR-NEXT:     lhs_tile: pl.Tile{{\[\[}}1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(lhs, [0, 0], [1, 16], target_memory=pl.Mem.Vec)
+# IR-NEXT:     source: pl.Tile{{\[\[}}1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.muls(lhs_tile, 2.0)
+# IR-NEXT:     y_3: pl.Tensor{{\[\[}}8, 16], pl.FP32] = pl.tile.store(source, [i, 0], y_2)
 # PTO:     scf.for
 # PTO:     pto.tload
 # PTO:     pto.tmuls

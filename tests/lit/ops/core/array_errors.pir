@@ -27,8 +27,6 @@ class BadArray:
         w = a[1:2]
         # CHECK: array_errors.pir:[[@LINE+1]]:34: error: array.get_element: argument 'array' must be a pl.Array, got pl.Tensor{{\[\[}}4, 1], pl.INT32]
         u = pl.array.get_element(x, 0)
-        # CHECK: array_errors.pir:[[@LINE+1]]:9: error: assignment to a subscript is not supported; use pl.write(...)
-        x[0, 0] = 1
         # CHECK: array_errors.pir:[[@LINE+1]]:21: error: pl.Array: the extent must be a positive integer constant
         q: pl.Array[n, pl.INT32] = pl.array.create(4, pl.INT32)
         # CHECK: array_errors.pir:[[@LINE+1]]:12: error: pl.Array: expected [extent, dtype], e.g. pl.Array[16, pl.INT32]

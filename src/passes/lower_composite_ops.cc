@@ -182,6 +182,16 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return b_.End();
   }
 
+  // The tile op that combines two partial results for the call's `op` kwarg.
+  static const char* ReduceTileOp(const Call& call) {
+    const Attr* opk = FindAttr(call.kwargs, "op");
+    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
+    return rop == ReduceOp::kSum   ? "tile.add"
+           : rop == ReduceOp::kMax ? "tile.maximum"
+           : rop == ReduceOp::kMin ? "tile.minimum"
+                                   : "tile.mul";
+  }
+
   const Expr* LowerBarrier(const Call& call) {
     const Expr* sig = call.args[0];
     Comm c = Setup(sig, sig);
@@ -228,12 +238,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
                           "the call is kept");
       return nullptr;
     }
-    const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
-                         : rop == ReduceOp::kMax ? "tile.maximum"
-                         : rop == ReduceOp::kMin ? "tile.minimum"
-                                                 : "tile.mul";
+    const char* reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t chunk = kChunkBytes / elem;
     if (total * elem < kChunkBytes) chunk = (total * elem + 31) / 32 * 32 / elem;
@@ -312,12 +317,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
       total *= *v;
     }
     const int64_t NR = *nr;
-    const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
-                         : rop == ReduceOp::kMax ? "tile.maximum"
-                         : rop == ReduceOp::kMin ? "tile.minimum"
-                                                 : "tile.mul";
+    const char* reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t maxlen = (total + NR - 1) / NR;
     int64_t chunk = kChunkBytes / elem;
@@ -475,12 +475,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
                           "not lowered yet; the call is kept");
       return nullptr;
     }
-    const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    const char* reduce = rop == ReduceOp::kSum   ? "tile.add"
-                         : rop == ReduceOp::kMax ? "tile.maximum"
-                         : rop == ReduceOp::kMin ? "tile.minimum"
-                                                 : "tile.mul";
+    const char* reduce = ReduceTileOp(call);
     Comm c = Setup(target, sig);
     Barrier(c, b_.Int(1, DataType::kInt32));
     const Expr* off = b_.Tuple({c.me, b_.Int(0)});
@@ -494,7 +489,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
               b_.Ne(peer, c.me),
               [&] {
                 const Var* recv = b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
-                b_.Yield({b_.Assign(rop == ReduceOp::kSum ? "rs_sum" : "rs_red",
+                b_.Yield({b_.Assign(std::string_view(reduce) == "tile.add" ? "rs_sum" : "rs_red",
                                    b_.Op(reduce, {it[0], recv}))});
               },
               [&] { b_.Yield({it[0]}); }, {"rs_sel"});

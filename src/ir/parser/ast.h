@@ -84,6 +84,11 @@ struct PyStmt {
   PyExpr* target = nullptr;      // assign/for target, with-as target
   PyExpr* annotation = nullptr;  // `x: T = ...`
   std::string_view annotation_text;  // its source text (see Lowerer::AnnotationMatches)
+  // The annotation tree is the previous statement's (same text, see
+  // SyntaxParser::SameAnnotationAhead): its spans are off by this many lines
+  // and columns (Lowerer::OwnAnnotation makes a copy with the right ones).
+  bool ann_shared = false;
+  int32_t ann_shift_line = 0, ann_shift_col = 0;
   PyExpr* value = nullptr;       // assigned value, expr, return value, cond, iterable, with item
   std::string op;                // augmented-assignment operator ("+")
   std::vector<PyStmt*> body, orelse;
@@ -109,6 +114,8 @@ struct PyStmt {
     span = Span{};
     target = annotation = value = nullptr;
     annotation_text = {};
+    ann_shared = false;
+    ann_shift_line = ann_shift_col = 0;
     op.clear();
     body.clear();
     orelse.clear();

@@ -169,7 +169,11 @@ class Lowerer {
   void LowerSubscriptAssign(const PyStmt* s, std::vector<const Stmt*>* out);
   void BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
                   const Expr* value, Span s, std::vector<const Stmt*>* out,
-                  std::string_view annotation_text = {});
+                  std::string_view annotation_text = {}, const PyStmt* ann_stmt = nullptr);
+  // s->annotation with its own spans: a copy when the tree is shared with an
+  // earlier statement (PyStmt::ann_shared), made in body_pool_.
+  const PyExpr* OwnAnnotation(const PyStmt* s);
+  PyExpr* CopyShifted(const PyExpr* e, int32_t dline, int32_t dcol);
   void LowerFor(const PyStmt* s, std::vector<const Stmt*>* out);
   void LowerWhileForm(const PyStmt* s, const PyExpr* iter, std::vector<const Stmt*>* out);
   void LowerIf(const PyStmt* s, std::vector<const Stmt*>* out);

@@ -208,7 +208,7 @@ void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
   }
   if (single)
     return BindAssign(names[0]->str, names[0]->span, s->annotation, v, s->span, out,
-                      s->annotation_text);
+                      s->annotation_text, s);
   auto* tt = As<TupleType>(v->type);
   if (!tt || tt->types.size() != names.size()) {
     Error(s->value->span, fmt::format("cannot unpack a value of type {} into {} names",
@@ -226,7 +226,7 @@ void Lowerer::LowerAssign(const PyStmt* s, std::vector<const Stmt*>* out) {
 
 void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* annotation,
                          const Expr* value, Span s, std::vector<const Stmt*>* out,
-                         std::string_view annotation_text) {
+                         std::string_view annotation_text, const PyStmt* ann_stmt) {
   if (!task_ids_.empty() && task_ids_.count(name)) {
     Error(name_span, fmt::format("'{}' is a task id (bound by `with pl.at(...) as {}`); choose "
                                  "another variable name",
@@ -237,6 +237,7 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
   // Fast path: an annotation already known to equal the value's type (t stays
   // the value's type, as below when TypeEq holds).
   if (annotation && !AnnotationMatches(annotation_text, value->type)) {
+    if (ann_stmt) annotation = OwnAnnotation(ann_stmt);
     const Type* ann = LowerType(annotation);
     RememberAnnotation(annotation, annotation_text, ann);
     if (!ann) {
@@ -392,11 +393,12 @@ void Lowerer::LowerYield(const PyStmt* s, const PyExpr* call, std::vector<const 
         yt.spans.push_back(names[i]->span);
         const Type* t = vals[i]->type;
         if (s->annotation && names.size() == 1) {
-          const Type* ann = LowerType(s->annotation);
+          const PyExpr* annotation = OwnAnnotation(s);
+          const Type* ann = LowerType(annotation);
           if (!ann) {
             ok = false;
           } else if (!TypeEq(ann, t) && !(Isa<TileType>(ann) && Isa<TileType>(t))) {
-            Error(s->annotation->span,
+            Error(annotation->span,
                   fmt::format("type annotation of '{}' does not match the yielded value: "
                               "annotated {}, but the value has type {}",
                               names[i]->str, TypeToString(ann), TypeToString(t)));
@@ -427,6 +429,37 @@ std::vector<const Var*> Lowerer::MakeReturnVars(const YieldTargets& yt) {
     rv.push_back(v);
   }
   return rv;
+}
+
+const PyExpr* Lowerer::OwnAnnotation(const PyStmt* s) {
+  if (!s->ann_shared) return s->annotation;
+  return CopyShifted(s->annotation, s->ann_shift_line, s->ann_shift_col);
+}
+
+// A deep copy of `e` whose spans are moved by (dline, dcol); the tree is a
+// one-line annotation no deeper than kMaxExprDepth.
+PyExpr* Lowerer::CopyShifted(const PyExpr* e, int32_t dline, int32_t dcol) {
+  if (!e) return nullptr;
+  PyExpr* c = body_pool_.exprs.New();
+  *c = *e;
+  auto shift = [&](Span sp) {
+    if (sp.IsKnown()) {
+      sp.line += dline;
+      sp.col += dcol;
+    }
+    return sp;
+  };
+  c->span = shift(e->span);
+  c->a = CopyShifted(e->a, dline, dcol);
+  c->b = CopyShifted(e->b, dline, dcol);
+  c->c = CopyShifted(e->c, dline, dcol);
+  for (PyExpr*& x : c->items) x = CopyShifted(x, dline, dcol);
+  for (PyExpr*& x : c->values) x = CopyShifted(x, dline, dcol);
+  for (Keyword& k : c->kwargs) {
+    k.span = shift(k.span);
+    k.value = CopyShifted(k.value, dline, dcol);
+  }
+  return c;
 }
 
 }  // namespace pypto::ir::parser

@@ -313,11 +313,25 @@ class SyntaxParser {
       PyStmt* s = pool_.NewStmt(SK::kAssign, sp);
       s->target = first;
       const char* ann_begin = Peek().text.data();
-      s->annotation = Test();
-      const Token& last = ts_.At(i_ - 1);
-      s->annotation_text =
-          std::string_view(ann_begin, static_cast<size_t>(last.text.data() + last.text.size() -
-                                                          ann_begin));
+      const Span ann_span = Peek().span;
+      if (SameAnnotationAhead(ann_begin)) {
+        // Byte-identical to the last annotation parsed: share its tree (the
+        // lowerer shifts its spans if it ever needs them, see ann_shift_*).
+        s->annotation = prev_ann_;
+        s->annotation_text = std::string_view(ann_begin, prev_ann_text_.size());
+        s->ann_shift_line = ann_span.line - prev_ann_span_.line;
+        s->ann_shift_col = ann_span.col - prev_ann_span_.col;
+        s->ann_shared = true;
+        i_ += prev_ann_ntok_;
+      } else {
+        const size_t ann_tok = i_;
+        s->annotation = Test();
+        const Token& last = ts_.At(i_ - 1);
+        s->annotation_text =
+            std::string_view(ann_begin, static_cast<size_t>(last.text.data() +
+                                                            last.text.size() - ann_begin));
+        RememberAnnotation(s->annotation, s->annotation_text, i_ - ann_tok, ann_span);
+      }
       if (AcceptOp("=")) s->value = TestList();
       else Fail(Peek(), fmt::format("expected '=' after the annotation of '{}', found {}",
                                     first->str, Describe(Peek())));
@@ -348,6 +362,45 @@ class SyntaxParser {
     PyStmt* s = pool_.NewStmt(SK::kExpr, sp);
     s->value = first;
     return s;
+  }
+
+  // The last annotation parsed (of `x: T = v`), for SameAnnotationAhead. Only
+  // one-line texts are remembered (then a shared tree's spans differ from the
+  // right ones by one line and column offset); forgotten at every def, whose
+  // first-pass body nodes are given back to the pool.
+  void RememberAnnotation(PyExpr* ann, std::string_view text, size_t ntok, Span first) {
+    prev_ann_ = nullptr;
+    if (text.empty() || ntok == 0 || ntok > 64 || text.find('\n') != std::string_view::npos ||
+        text.find('\\') != std::string_view::npos || text.find('\0') != std::string_view::npos)
+      return;
+    prev_ann_ = ann;
+    prev_ann_text_ = text;
+    prev_ann_ntok_ = ntok;
+    prev_ann_span_ = first;
+    prev_ann_nest_ = nest_;
+  }
+  // Whether the tokens from the current one on are exactly those of the last
+  // annotation: the same bytes, ending at a token boundary. The lexer's state
+  // at an annotation is always the same (outside brackets, mid-line), so equal
+  // bytes lex to equal tokens, except that the last one could run on; checking
+  // where the prev_ann_ntok_-th token ends rules that out.
+  // The bytes are compared first, one by one: the remembered text has no
+  // newline or NUL, so the loop stops at the end of the current line (source
+  // texts are NUL-terminated strings) and the tokens then lexed to check the
+  // boundary all lie on this line (no look-ahead past it).
+  bool SameAnnotationAhead(const char* begin) {
+    if (!prev_ann_ || nest_ != prev_ann_nest_ || pending_ || !begin) return false;
+    const size_t n = prev_ann_text_.size();
+    for (size_t k = 0; k < n; ++k)
+      if (begin[k] != prev_ann_text_[k]) return false;
+    const Token& last = ts_.At(i_ + prev_ann_ntok_ - 1);
+    if (last.Is(Tok::kEof) || last.Is(Tok::kNewline) || last.Is(Tok::kIndent) ||
+        last.Is(Tok::kDedent))
+      return false;
+    if (last.text.data() + last.text.size() != begin + n) return false;
+    // Followed by `=`, which cannot continue an expression: Test() would stop
+    // exactly there too (anything else, e.g. a `[`, might extend it).
+    return Peek(prev_ann_ntok_).IsOp("=");
   }
 
   // `:` NEWLINE INDENT stmts DEDENT, or `:` simple statements on the same line.
@@ -417,6 +470,13 @@ class SyntaxParser {
   PyStmt* Def(std::vector<PyExpr*> decos) {
     size_t def_tok = i_;
     PyStmt* s = pool_.NewStmt(SK::kDef, Next().span);
+    // A body's annotations are not shared past its def (its first-pass nodes
+    // are given back to the pool, see below), however the def is left.
+    struct ForgetAnnotation {
+      PyExpr*& p;
+      ~ForgetAnnotation() { p = nullptr; }
+    } forget{prev_ann_};
+    prev_ann_ = nullptr;
     s->decorators = std::move(decos);
     const Token& name = ExpectName("after 'def'");
     s->name = std::string(name.text);
@@ -913,6 +973,11 @@ class SyntaxParser {
   int nest_ = 0;
   int block_depth_ = 0;
   int lenient_ = 0;  // > 0: syntax errors drop the statement without a diagnostic
+  PyExpr* prev_ann_ = nullptr;  // see RememberAnnotation
+  std::string_view prev_ann_text_;
+  size_t prev_ann_ntok_ = 0;
+  Span prev_ann_span_;
+  int prev_ann_nest_ = 0;
 };
 
 }  // namespace

@@ -14,30 +14,16 @@
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
 #include "pypto/ir/printer.h"
+#include "parse_test_util.h"
 
 using namespace pypto;
 using namespace pypto::ir;
 
 namespace {
 
-const char* kHeader =
-    "import pypto.language as pl\n"
-    "import pypto.language.distributed as pld\n"
-    "\n"
-    "\n"
-    "@pl.program\n"
-    "class P:\n";
+const std::string& kHeader = test::kProgramHeader;
 
-std::string Errors(const std::string& text) {
-  Context ctx;
-  DiagnosticEngine diag(&ctx.sources());
-  const Program* p = ParseProgram(ctx, text, "t.pir", diag);
-  std::string out;
-  for (const auto& d : diag.diagnostics())
-    out += std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message + "\n";
-  if (p && !out.empty()) out += "<program returned despite errors>\n";
-  return out;
-}
+std::string Errors(const std::string& text) { return test::ParseOutcome(text, false); }
 
 std::string Kernel(const std::string& name, const std::string& body) {
   return "    @pl.function(type=pl.FunctionType.InCore)\n    def " + name +

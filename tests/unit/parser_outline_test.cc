@@ -14,32 +14,16 @@
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
 #include "pypto/ir/printer.h"
+#include "parse_test_util.h"
 
 using namespace pypto;
 using namespace pypto::ir;
 
 namespace {
 
-const std::string kHeader =
-    "import pypto.language as pl\n"
-    "import pypto.language.distributed as pld\n"
-    "\n"
-    "\n"
-    "@pl.program\n"
-    "class P:\n";
+const std::string& kHeader = test::kProgramHeader;
 
-// "line:col: message" of every diagnostic, or the printed program.
-std::string ParseResult(const std::string& text) {
-  Context ctx;
-  DiagnosticEngine diag(&ctx.sources());
-  const Program* p = ParseProgram(ctx, text, "t.pir", diag);
-  std::string out;
-  for (const auto& d : diag.diagnostics())
-    out += std::to_string(d.span.line) + ":" + std::to_string(d.span.col) + ": " + d.message + "\n";
-  if (p && out.empty()) return PrintProgram(*p);
-  if (p) out += "<program returned despite errors>\n";
-  return out;
-}
+std::string ParseResult(const std::string& text) { return test::ParseOutcome(text, true); }
 
 }  // namespace
 

@@ -9,6 +9,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+from lit_oracle import compare_runs  # noqa: E402
+
 
 def main():
     d, p, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
@@ -19,15 +22,7 @@ def main():
         sq = x[r] * x[r]
         y[r] = x[r] + x[r] if r == 0 else sq if r == 1 else sq + sq
         z[r] = x[r] + x[r] if r == 2 else sq if r >= 3 else x[r]
-    bad = 0
-    for run in runs:
-        for name, ref in (("y", y), ("z", z)):
-            got = np.load(os.path.join(d, run, name + ".npy"))
-            if got.dtype != ref.dtype or not np.array_equal(got, ref):
-                print("%s/%s: MISMATCH at %s" % (run, name, np.argwhere(got != ref)[:3].tolist()))
-                bad += 1
-            else:
-                print("%s/%s: OK" % (run, name))
+    bad = compare_runs(d, runs, (("y", y), ("z", z)))
     return 1 if bad else 0
 
 

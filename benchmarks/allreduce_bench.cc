@@ -19,12 +19,15 @@ using Clock = std::chrono::steady_clock;
 static const int64_t kElems = int64_t(1) << 24;
 
 static std::string Program(int iters) {
-  return "# pypto.program: Bench\nimport pypto.language as pl\nimport pypto.language.distributed as pld\n\n"
+  return "# pypto.program: Bench\nimport pypto.language as pl\nimport pypto.language.distributed "
+         "as pld\n\n"
          "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Bench:\n"
          "    @pl.function(type=pl.FunctionType.InCore)\n"
          "    def k(self, data: pl.InOut[pld.DistributedTensor[[1, 16777216], pl.FP32]], "
          "sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
-         "        for i in pl.range(" + std::to_string(iters) + "):\n"
+         "        for i in pl.range(" +
+         std::to_string(iters) +
+         "):\n"
          "            d2 = pld.tensor.allreduce(data, sig, op=pld.ReduceOp.Sum)\n"
          "        return\n";
 }
@@ -32,13 +35,18 @@ static std::string Program(int iters) {
 // A ring of notify/wait hops: each iteration every rank notifies its right
 // neighbour and waits for its left one (a monotonic epoch counter).
 static std::string HopProgram(int iters) {
-  return "# pypto.program: Hop\nimport pypto.language as pl\nimport pypto.language.distributed as pld\n\n"
+  return "# pypto.program: Hop\nimport pypto.language as pl\nimport pypto.language.distributed as "
+         "pld\n\n"
          "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Hop:\n"
          "    @pl.function(type=pl.FunctionType.InCore)\n"
          "    def k(self, sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
-         "        ctx = pld.get_comm_ctx(sig)\n        me = pld.rank(ctx)\n        n = pld.nranks(ctx)\n"
-         "        for i in pl.range(" + std::to_string(iters) + "):\n"
-         "            pld.system.notify(sig, (me + 1) % n, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)\n"
+         "        ctx = pld.get_comm_ctx(sig)\n        me = pld.rank(ctx)\n        n = "
+         "pld.nranks(ctx)\n"
+         "        for i in pl.range(" +
+         std::to_string(iters) +
+         "):\n"
+         "            pld.system.notify(sig, (me + 1) % n, [0, 0], pl.const(1, pl.INT32), "
+         "op=pld.NotifyOp.AtomicAdd)\n"
          "            pld.system.wait(sig, [0, 0], i + 1, cmp=pld.WaitCmp.Ge)\n"
          "        return\n";
 }
@@ -76,7 +84,8 @@ int main() {
   volatile char sink = b[bytes / 2];
   (void)sink;
   double copy_gbs = bytes / best_copy / 1e9;
-  std::printf("memcpy (1 thread) of %zu MiB: %.2f ms, %.2f GB/s\n", bytes >> 20, best_copy * 1e3, copy_gbs);
+  std::printf("memcpy (1 thread) of %zu MiB: %.2f ms, %.2f GB/s\n", bytes >> 20, best_copy * 1e3,
+              copy_gbs);
   const int K = 8;
   for (int P : {2, 4}) {
     double base = 1e9, full = 1e9;
@@ -98,8 +107,8 @@ int main() {
       base = std::min(base, RunOnce(P, 0, true));
       full = std::min(full, RunOnce(P, H, true));
     }
-    std::printf("notify/wait ring hop, P=%d ranks on this machine (parallel): %.2f us per round\n", P,
-                (full - base) / H * 1e6);
+    std::printf("notify/wait ring hop, P=%d ranks on this machine (parallel): %.2f us per round\n",
+                P, (full - base) / H * 1e6);
   }
   return 0;
 }

@@ -19,9 +19,8 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
 #include <time.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -68,7 +67,8 @@ long VmHWMBytes() {
 std::string GenerateIr(long ops) {
   std::string s;
   s.reserve(static_cast<size_t>(ops) * 90 + 4096);
-  s += "# pypto.program: Bench\nimport pypto.language as pl\nimport pypto.language.distributed as pld\n\n\n@pl.program\nclass Bench:\n";
+  s += "# pypto.program: Bench\nimport pypto.language as pl\nimport pypto.language.distributed as "
+       "pld\n\n\n@pl.program\nclass Bench:\n";
   const char* tile = "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]";
   long done = 0;
   for (int f = 0; done < ops; ++f) {
@@ -172,8 +172,8 @@ int RunChild(long ops) {
               FileEquals(out_path, ctx.sources().FileText(0));
   unlink(out_path);
   std::printf("%ld %zu %ld %ld %zu %.9f %.9f %.9f %d %d %.9f\n", ops, text_bytes, hwm0, hwm1,
-              ctx.BytesAllocated(), Seconds(t0, t1), Seconds(t1, t2), Seconds(t2, t3),
-              same ? 1 : 0, ok ? 1 : 0, c1 - c0);
+              ctx.BytesAllocated(), Seconds(t0, t1), Seconds(t1, t2), Seconds(t2, t3), same ? 1 : 0,
+              ok ? 1 : 0, c1 - c0);
   return ok ? 0 : 1;
 }
 
@@ -181,9 +181,9 @@ bool RunChildProcess(const char* self, long ops, ChildResult* r) {
   std::string cmd = std::string(self) + " --child=" + std::to_string(ops);
   FILE* f = popen(cmd.c_str(), "r");
   if (!f) return false;
-  int n = std::fscanf(f, "%ld %ld %ld %ld %ld %lf %lf %lf %d %d %lf", &r->ops, &r->bytes,
-                      &r->hwm0, &r->hwm1, &r->arena, &r->parse, &r->verify, &r->print,
-                      &r->roundtrip, &r->ok, &r->cpu);
+  int n = std::fscanf(f, "%ld %ld %ld %ld %ld %lf %lf %lf %d %d %lf", &r->ops, &r->bytes, &r->hwm0,
+                      &r->hwm1, &r->arena, &r->parse, &r->verify, &r->print, &r->roundtrip, &r->ok,
+                      &r->cpu);
   int status = pclose(f);
   return n == 11 && status == 0;
 }
@@ -245,8 +245,8 @@ int main(int argc, char** argv) {
   mlir = mlir && OnPath("mlir-opt-16");
   std::printf("parse_bench: %d ops per function; each size measured in a fresh process\n",
               kOpsPerFunction);
-  std::printf("%9s %8s %9s %9s %9s %9s %9s %9s %10s %8s %8s %7s", "ops", "IR MB", "parse",
-              "parse", "verify", "print", "total", "cpu", "peakRSS", "arena", "growth", "print");
+  std::printf("%9s %8s %9s %9s %9s %9s %9s %9s %10s %8s %8s %7s", "ops", "IR MB", "parse", "parse",
+              "verify", "print", "total", "cpu", "peakRSS", "arena", "growth", "print");
   if (mlir) std::printf(" %10s %9s %7s", "mlir-opt", "mlir RSS", "ratio");
   std::printf("\n%9s %8s %9s %9s %9s %9s %9s %9s %10s %8s %8s %7s", "", "", "MB/s", "ns/op",
               "ns/op", "ns/op", "ns/op", "ns/op", "B/op", "B/op", "(time)", "==in");
@@ -265,8 +265,8 @@ int main(int argc, char** argv) {
     std::string growth = "-";
     if (prev_ops) {
       char buf[32];
-      std::snprintf(buf, sizeof buf, "%.2fx", (total / prev_total) * 10.0 /
-                                                  (static_cast<double>(ops) / prev_ops));
+      std::snprintf(buf, sizeof buf, "%.2fx",
+                    (total / prev_total) * 10.0 / (static_cast<double>(ops) / prev_ops));
       growth = buf;
     }
     std::printf("%9ld %8.1f %9.1f %9.0f %9.0f %9.0f %9.0f %9.0f %10.0f %8.0f %8s %7s", ops, mb,
@@ -288,11 +288,14 @@ int main(int argc, char** argv) {
     prev_ops = ops;
   }
   std::printf("growth = time(N) / time(N/10), scaled so 10.00x is linear (<= 11x wanted).\n");
-  std::printf("cpu = process CPU time of parse+verify+print (wall columns suffer on a busy "
-              "machine).\n");
-  std::printf("print = PrintProgramTo streaming to a std::ofstream on a temp file; print ==in "
-              "compares that file with the input byte for byte.\n");
-  std::printf("peakRSS = VmHWM growth over the generated text, which the parser takes over "
-              "(ParseProgramOwned) instead of copying.\n");
+  std::printf(
+      "cpu = process CPU time of parse+verify+print (wall columns suffer on a busy "
+      "machine).\n");
+  std::printf(
+      "print = PrintProgramTo streaming to a std::ofstream on a temp file; print ==in "
+      "compares that file with the input byte for byte.\n");
+  std::printf(
+      "peakRSS = VmHWM growth over the generated text, which the parser takes over "
+      "(ParseProgramOwned) instead of copying.\n");
   return 0;
 }

@@ -27,15 +27,23 @@ namespace {
 std::string Kernel(const std::string& name, int ops) {
   std::string s = fmt::format(
       "    @pl.function(type=pl.FunctionType.InCore)\n"
-      "    def {}(self, src: pl.Tensor[[1, 8], pl.FP32], dst: pl.InOut[pld.DistributedTensor[[1, 8], pl.FP32]], "
+      "    def {}(self, src: pl.Tensor[[1, 8], pl.FP32], dst: pl.InOut[pld.DistributedTensor[[1, "
+      "8], pl.FP32]], "
       "signal: pld.DistributedTensor[[NR, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):\n"
       "        acc = pl.tile.load(src, [0, 0], [1, 8], target_memory=pl.Mem.Vec)\n",
       name);
   for (int i = 0; i < ops; ++i) {
     switch (i % 4) {
-      case 0: s += "        pld.tensor.put(dst, peer, src, atomic=pld.AtomicType.None_)\n"; break;
-      case 1: s += "        pld.system.notify(signal, peer, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)\n"; break;
-      case 2: s += "        pld.system.wait(signal, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)\n"; break;
+      case 0:
+        s += "        pld.tensor.put(dst, peer, src, atomic=pld.AtomicType.None_)\n";
+        break;
+      case 1:
+        s += "        pld.system.notify(signal, peer, [0, 0], pl.const(1, pl.INT32), "
+             "op=pld.NotifyOp.AtomicAdd)\n";
+        break;
+      case 2:
+        s += "        pld.system.wait(signal, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)\n";
+        break;
       case 3:
         s += "        pld.tile.remote_store(acc, dst, peer, [0, 0])\n";
         break;
@@ -51,10 +59,12 @@ std::string Program(int kernels, int ops_per_kernel) {
       "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Bench:\n";
   for (int k = 0; k < kernels; ++k) s += Kernel(fmt::format("kernel_{}", k), ops_per_kernel);
   s += "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP)\n"
-       "    def chip(self, x: pl.Tensor[[1, 8], pl.FP32], data: pld.DistributedTensor[[1, 8], pl.FP32], "
+       "    def chip(self, x: pl.Tensor[[1, 8], pl.FP32], data: pld.DistributedTensor[[1, 8], "
+       "pl.FP32], "
        "sig: pld.DistributedTensor[[NR, 1], pl.INT32]):\n"
        "        peer = pl.const(1, pl.INT32)\n";
-  for (int k = 0; k < kernels; ++k) s += fmt::format("        self.kernel_{}(x, data, sig, peer)\n", k);
+  for (int k = 0; k < kernels; ++k)
+    s += fmt::format("        self.kernel_{}(x, data, sig, peer)\n", k);
   s += "        return\n\n"
        "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
        "    def host_orch(self, x: pl.Tensor[[NR, 1, 8], pl.FP32]):\n"

@@ -29,9 +29,10 @@ std::string ConstantText(const py::handle& v) {
     }
     return s + "]";
   }
-  throw py::type_error("parse: constant values must be int, float, bool, str (literal text) "
-                       "or lists of them; got " +
-                       py::repr(v.get_type()).cast<std::string>());
+  throw py::type_error(
+      "parse: constant values must be int, float, bool, str (literal text) "
+      "or lists of them; got " +
+      py::repr(v.get_type()).cast<std::string>());
 }
 
 std::vector<std::pair<std::string, std::string>> ConstantsFrom(const py::object& c) {
@@ -57,9 +58,12 @@ std::string EnumName(ir::EnumKind k, int v) {
 
 const char* DirName(ir::ParamDirection d) {
   switch (d) {
-    case ir::ParamDirection::kIn: return "In";
-    case ir::ParamDirection::kOut: return "Out";
-    case ir::ParamDirection::kInOut: return "InOut";
+    case ir::ParamDirection::kIn:
+      return "In";
+    case ir::ParamDirection::kOut:
+      return "Out";
+    case ir::ParamDirection::kInOut:
+      return "InOut";
   }
   return "?";
 }
@@ -68,9 +72,9 @@ py::dict FunctionInfo(const ir::Function& f) {
   py::dict d;
   d["name"] = f.name;
   d["type"] = EnumName(ir::EnumKind::kFunctionType, static_cast<int>(f.func_type));
-  d["level"] = f.level ? py::object(py::str(EnumName(ir::EnumKind::kLevel,
-                                                    static_cast<int>(*f.level))))
-                       : py::object(py::none());
+  d["level"] = f.level
+                   ? py::object(py::str(EnumName(ir::EnumKind::kLevel, static_cast<int>(*f.level))))
+                   : py::object(py::none());
   d["role"] = f.role ? py::object(py::str(EnumName(ir::EnumKind::kRole, static_cast<int>(*f.role))))
                      : py::object(py::none());
   py::list params;
@@ -145,8 +149,9 @@ void InitIr(py::module_& m) {
           "function_text",
           [](const ProgramHandle& p, const std::string& name) {
             const ir::Function* f = p.prog->Find(name);
-            if (!f) throw py::key_error("no function named '" + name + "' in program '" +
-                                        p.prog->name + "'");
+            if (!f)
+              throw py::key_error("no function named '" + name + "' in program '" + p.prog->name +
+                                  "'");
             return ir::PrintFunction(*f);
           },
           py::arg("name"), "The printed IR text of one function.");
@@ -156,8 +161,8 @@ void InitIr(py::module_& m) {
       [](const std::string& text, const std::string& filename, bool allow_internal_ops,
          const py::object& constants, int line_offset, const std::string& target_arch) {
         if (target_arch != "a2a3" && target_arch != "a5")
-          throw py::value_error("target_arch must be \"a2a3\" or \"a5\", got \"" +
-                                target_arch + "\"");
+          throw py::value_error("target_arch must be \"a2a3\" or \"a5\", got \"" + target_arch +
+                                "\"");
         ir::ParseOptions opts;
         opts.allow_internal_ops = allow_internal_ops;
         opts.constants = ConstantsFrom(constants);
@@ -230,9 +235,8 @@ void InitIr(py::module_& m) {
       py::arg("a"), py::arg("b"),
       "None when structurally equal, else a short description of the first difference.");
   m.def(
-      "structural_hash",
-      [](const ProgramHandle& p) { return ir::StructuralHash(*p.prog); }, py::arg("program"),
-      "Hash consistent with structural_equal.");
+      "structural_hash", [](const ProgramHandle& p) { return ir::StructuralHash(*p.prog); },
+      py::arg("program"), "Hash consistent with structural_equal.");
 }
 
 }  // namespace pypto::bindings

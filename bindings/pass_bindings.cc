@@ -15,9 +15,8 @@ namespace pypto::bindings {
 void InitPasses(py::module_& m) {
   m.def(
       "run_passes",
-      [](const ProgramHandle& p, const std::string& pipeline, bool verify_each,
-         bool roundtrip_each, std::vector<std::string> print_after, bool print_after_all,
-         bool time_passes) {
+      [](const ProgramHandle& p, const std::string& pipeline, bool verify_each, bool roundtrip_each,
+         std::vector<std::string> print_after, bool print_after_all, bool time_passes) {
         std::ostringstream log;
         passes::PassManagerOptions opts;
         opts.verify_each = verify_each;

@@ -15,23 +15,34 @@ namespace {
 
 const char* KwargTypeName(ir::KwargType t) {
   switch (t) {
-    case ir::KwargType::kInt: return "int";
-    case ir::KwargType::kBool: return "bool";
-    case ir::KwargType::kFloat: return "float";
-    case ir::KwargType::kString: return "str";
-    case ir::KwargType::kDType: return "dtype";
-    case ir::KwargType::kEnum: return "enum";
-    case ir::KwargType::kIntList: return "int_list";
-    case ir::KwargType::kAny: return "any";
+    case ir::KwargType::kInt:
+      return "int";
+    case ir::KwargType::kBool:
+      return "bool";
+    case ir::KwargType::kFloat:
+      return "float";
+    case ir::KwargType::kString:
+      return "str";
+    case ir::KwargType::kDType:
+      return "dtype";
+    case ir::KwargType::kEnum:
+      return "enum";
+    case ir::KwargType::kIntList:
+      return "int_list";
+    case ir::KwargType::kAny:
+      return "any";
   }
   return "?";
 }
 
 const char* PlacementName(ir::OpPlacement p) {
   switch (p) {
-    case ir::OpPlacement::kAnywhere: return "anywhere";
-    case ir::OpPlacement::kHostOnly: return "host_only";
-    case ir::OpPlacement::kKernelOnly: return "kernel_only";
+    case ir::OpPlacement::kAnywhere:
+      return "anywhere";
+    case ir::OpPlacement::kHostOnly:
+      return "host_only";
+    case ir::OpPlacement::kKernelOnly:
+      return "kernel_only";
   }
   return "?";
 }

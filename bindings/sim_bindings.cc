@@ -16,20 +16,34 @@ namespace {
 
 py::dtype NumpyDType(DataType t) {
   switch (t) {
-    case DataType::kBool: return py::dtype("bool");
-    case DataType::kInt8: return py::dtype("int8");
-    case DataType::kInt16: return py::dtype("int16");
-    case DataType::kInt32: return py::dtype("int32");
-    case DataType::kInt64: return py::dtype("int64");
-    case DataType::kUInt8: return py::dtype("uint8");
-    case DataType::kUInt16: return py::dtype("uint16");
-    case DataType::kUInt32: return py::dtype("uint32");
-    case DataType::kUInt64: return py::dtype("uint64");
-    case DataType::kFP16: return py::dtype("float16");
-    case DataType::kBF16: return py::dtype("uint16");
-    case DataType::kFP32: return py::dtype("float32");
-    case DataType::kFP64: return py::dtype("float64");
-    case DataType::kIndex: return py::dtype("int64");
+    case DataType::kBool:
+      return py::dtype("bool");
+    case DataType::kInt8:
+      return py::dtype("int8");
+    case DataType::kInt16:
+      return py::dtype("int16");
+    case DataType::kInt32:
+      return py::dtype("int32");
+    case DataType::kInt64:
+      return py::dtype("int64");
+    case DataType::kUInt8:
+      return py::dtype("uint8");
+    case DataType::kUInt16:
+      return py::dtype("uint16");
+    case DataType::kUInt32:
+      return py::dtype("uint32");
+    case DataType::kUInt64:
+      return py::dtype("uint64");
+    case DataType::kFP16:
+      return py::dtype("float16");
+    case DataType::kBF16:
+      return py::dtype("uint16");
+    case DataType::kFP32:
+      return py::dtype("float32");
+    case DataType::kFP64:
+      return py::dtype("float64");
+    case DataType::kIndex:
+      return py::dtype("int64");
   }
   return py::dtype("uint8");
 }
@@ -59,9 +73,9 @@ void InitSim(py::module_& m) {
   m.def(
       "run_program",
       [m](const ProgramHandle& p, int ranks, const py::dict& inputs, const std::string& schedule,
-         const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
-         bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
-         uint64_t inputs_seed, const py::dict& bf16_inputs) {
+          const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
+          bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
+          uint64_t inputs_seed, const py::dict& bf16_inputs) {
         sim::RunOptions opts;
         if (ranks < 1) throw py::value_error("run_program: ranks must be >= 1");
         opts.ranks = ranks;

@@ -54,9 +54,9 @@ bool RemoteLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   auto offs = fe.IndexList(c->args[2], c->span);
   if (!offs) return false;
   // Effective valid extent: the deduced tile valid shape when it is in target
-  // coordinates, else the requested valid_shape / shape. A flattened read (tile_2d=True) of an N-D window loads the N-D partition
-  // into the 2-D tile; its deduced valid shape is 2-D, so the per-dim extents
-  // are recomputed as the deducer does: the requested window clipped to what
+  // coordinates, else the requested valid_shape / shape. A flattened read (tile_2d=True) of an N-D
+  // window loads the N-D partition into the 2-D tile; its deduced valid shape is 2-D, so the
+  // per-dim extents are recomputed as the deducer does: the requested window clipped to what
   // target's valid region holds past the offsets.
   std::optional<std::vector<PtoDim>> sizes;
   const TileType* rt = As<TileType>(c->type);
@@ -71,8 +71,8 @@ bool RemoteLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
     IRBuilder b(fe.ctx());
     std::vector<const Expr*> eff;
     for (size_t k = 0; k < rank; ++k) {
-      const Expr* left = b.Max(b.Sub(t->type->view->valid_shape[k], off->elements[k]),
-                               fe.ctx().Int(0));
+      const Expr* left =
+          b.Max(b.Sub(t->type->view->valid_shape[k], off->elements[k]), fe.ctx().Int(0));
       eff.push_back(b.Min(rq->elements[k], left));
     }
     sizes = fe.DimList(eff, c->span);
@@ -85,8 +85,8 @@ bool RemoteLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   if (!sizes) return false;
   std::string hint = (result ? result->name_hint : std::string("remote")) + "_peer_pview";
   auto part = fe.PartitionView(pv, t->view_type, t->type->dtype, *offs, *sizes, hint);
-  fe.Op(fmt::format("pto.tload ins({} : {}) outs({} : {})", part.name, part.type,
-                    tile->value.name, tile->value.type));
+  fe.Op(fmt::format("pto.tload ins({} : {}) outs({} : {})", part.name, part.type, tile->value.name,
+                    tile->value.type));
   return true;
 }
 
@@ -106,10 +106,10 @@ bool RemoteStore(PtoFunctionEmitter& fe, const Call* c, const Var*) {
   if (!offs) return false;
   auto sizes = fe.TileExtent(Cast<TileType>(c->args[0]->type), t->type->shape.size(), c->span);
   if (!sizes) return false;
-  auto part = fe.PartitionView(pv, t->view_type, t->type->dtype, *offs, *sizes,
-                               t->name + "_peer_pview");
-  fe.Op(fmt::format("pto.tstore ins({} : {}) outs({} : {}){}", tile->value.name,
-                    tile->value.type, part.name, part.type,
+  auto part =
+      fe.PartitionView(pv, t->view_type, t->type->dtype, *offs, *sizes, t->name + "_peer_pview");
+  fe.Op(fmt::format("pto.tstore ins({} : {}) outs({} : {}){}", tile->value.name, tile->value.type,
+                    part.name, part.type,
                     atomic ? " {atomicType = #pto<atomic_type atomic_add>}" : ""));
   fe.Op(fmt::format("pto.cmo.cacheinvalid {} single_cache_line : {}", part.name, part.type));
   return true;
@@ -190,8 +190,8 @@ bool DeferWait(PtoFunctionEmitter& fe, const Call* c, const Var*) {
                                          "parameter",
                                          op));
   if (t->layout == "nz")
-    return fe.Error(c->span, fmt::format("{}: NZ-layout signals are not supported; use ND or DN",
-                                         op));
+    return fe.Error(c->span,
+                    fmt::format("{}: NZ-layout signals are not supported; use ND or DN", op));
   if (IntKwarg(c, "cmp", 0) != static_cast<int>(WaitCmp::kGe))
     return fe.Error(c->span, fmt::format("{}: only cmp=pld.WaitCmp.Ge is supported", op));
   const MakeTuple* offs = AsTuple(c->args[1]);
@@ -260,9 +260,10 @@ bool DeferWait(PtoFunctionEmitter& fe, const Call* c, const Var*) {
   PtoValue expected = fe.CastTo(fe.Value(c->args[2]), "i64");
   if (!expected.ok()) return false;
   std::string raw = fe.DeferredRawArgs();
-  fe.Op(fmt::format("func.call @{}({}, {}, {}, {}) : (!pto.ptr<i64>, !pto.ptr<i32>, i64, i64) "
-                    "-> ()",
-                    kDeferredAdapterName, raw, t->ptr, off64, expected.name));
+  fe.Op(
+      fmt::format("func.call @{}({}, {}, {}, {}) : (!pto.ptr<i64>, !pto.ptr<i32>, i64, i64) "
+                  "-> ()",
+                  kDeferredAdapterName, raw, t->ptr, off64, expected.name));
   return true;
 }
 
@@ -301,11 +302,11 @@ bool PutGet(PtoFunctionEmitter& fe, const Call* c, bool is_put) {
   PtoPartition dpart, spart;
   if (is_put) {
     dpart = fe.PartitionView(pv, dst->view_type, dt, *doffs, *sizes, dst->name + "_peer_pview");
-    spart = fe.PartitionView(src->view, src->view_type, dt, *soffs, *sizes,
-                             src->name + "_local_pview");
+    spart =
+        fe.PartitionView(src->view, src->view_type, dt, *soffs, *sizes, src->name + "_local_pview");
   } else {
-    dpart = fe.PartitionView(dst->view, dst->view_type, dt, *doffs, *sizes,
-                             dst->name + "_local_pview");
+    dpart =
+        fe.PartitionView(dst->view, dst->view_type, dt, *doffs, *sizes, dst->name + "_local_pview");
     spart = fe.PartitionView(pv, src->view_type, dt, *soffs, *sizes, src->name + "_peer_pview");
   }
   std::string bufs = stage->value.name, btypes = stage->value.type;
@@ -316,7 +317,8 @@ bool PutGet(PtoFunctionEmitter& fe, const Call* c, bool is_put) {
   std::string attr;
   if (is_put) {
     bool add = IntKwarg(c, "atomic", 0) == static_cast<int>(AtomicType::kAdd);
-    attr = fmt::format(" {{atomicType = #pto<atomic_type {}>}}", add ? "atomic_add" : "atomic_none");
+    attr =
+        fmt::format(" {{atomicType = #pto<atomic_type {}>}}", add ? "atomic_add" : "atomic_none");
   }
   fe.Op("pto.barrier <PIPE_ALL>");
   fe.Op(fmt::format("pto.comm.{}({}, {}, buf({}) : {}, {}, {}){}", is_put ? "tput" : "tget",
@@ -332,8 +334,8 @@ bool Get(PtoFunctionEmitter& fe, const Call* c, const Var*) { return PutGet(fe, 
 
 std::string LoadRankSlot(PtoFunctionEmitter& fe, const std::string& ctx) {
   std::string v = fe.Temp();
-  fe.Op(fmt::format("{} = pto.load_scalar {}[{}] : !pto.ptr<i64> -> i64", v, ctx,
-                    fe.ConstIndex(2)));
+  fe.Op(
+      fmt::format("{} = pto.load_scalar {}[{}] : !pto.ptr<i64> -> i64", v, ctx, fe.ConstIndex(2)));
   return v;
 }
 

@@ -4,9 +4,9 @@
 // Host orchestrators and orchestration functions are not PTO and are skipped.
 #include "pypto/codegen/pto_emitter.h"
 
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "pypto/codegen/pto_function_emitter.h"
 #include "pypto/ir/visitor.h"
@@ -40,8 +40,8 @@ class GroupMembers : public IRVisitor {
 
 }  // namespace
 
-bool EmitPto(Context& ctx, const Program& p, const PtoOptions& opts,
-             std::vector<PtoModule>* out, DiagnosticEngine& diag) {
+bool EmitPto(Context& ctx, const Program& p, const PtoOptions& opts, std::vector<PtoModule>* out,
+             DiagnosticEngine& diag) {
   std::string arch = opts.target_arch.empty() ? ctx.target_arch : opts.target_arch;
   if (arch != "a2a3" && arch != "a5") {
     diag.Error(p.span, fmt::format("PTO target arch '{}' is not supported; expected \"a2a3\" "

@@ -4,9 +4,10 @@
 // tensor views, tile allocations) and the body (statements, scf control flow,
 // op dispatch through the op table). Sections are written to separate writers
 // and stitched together so constants can be hoisted in first-use order.
+#include "pypto/codegen/pto_function_emitter.h"
+
 #include <fmt/format.h>
 
-#include "pypto/codegen/pto_function_emitter.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/visitor.h"
@@ -48,8 +49,8 @@ bool PtoFunctionEmitter::EmitSignature() {
       ctxs.push_back(p);
     } else {
       Error(p->span.IsKnown() ? p->span : fn_.span,
-            fmt::format("{}: parameter '{}' of type {} cannot be passed to a PTO kernel",
-                        fn_.name, p->name_hint, TypeStr(p->type)));
+            fmt::format("{}: parameter '{}' of type {} cannot be passed to a PTO kernel", fn_.name,
+                        p->name_hint, TypeStr(p->type)));
     }
   }
   if (dists.size() != ctxs.size()) {
@@ -156,8 +157,8 @@ bool PtoFunctionEmitter::Emit(PtoWriter& out) {
   std::vector<std::string> args = sig_args_;
   if (uses_deferred_) args.push_back("%__pypto_deferred_raw_args: !pto.ptr<i64>");
   std::string_view kind = fn_.func_type == FunctionType::kAIC ? "cube" : "vector";
-  out.Linef("func.func @{}({}) attributes {{pto.kernel_kind = #pto.kernel_kind<{}>}} {{",
-            fn_.name, fmt::join(args, ", "), kind);
+  out.Linef("func.func @{}({}) attributes {{pto.kernel_kind = #pto.kernel_kind<{}>}} {{", fn_.name,
+            fmt::join(args, ", "), kind);
   out.Raw(consts_.str());
   out.Raw(views_.str());
   out.Raw(allocs_.str());
@@ -264,8 +265,8 @@ void PtoFunctionEmitter::EmitAssign(const AssignStmt* s) {
     return;
   }
   if (!Isa<ScalarType>(s->var->type)) {
-    Error(s->span, fmt::format("{}: expression not supported by the PTO backend",
-                               NodeKindName(e->kind)));
+    Error(s->span,
+          fmt::format("{}: expression not supported by the PTO backend", NodeKindName(e->kind)));
     return;
   }
   PtoValue v = Value(e);
@@ -370,7 +371,8 @@ void PtoFunctionEmitter::EmitFor(const ForStmt* s) {
     if (!carried) {
       f.types.push_back("");
       if (!ib) {
-        Error(s->span, fmt::format("loop-carried '{}' is not available in PTO code", ia->name_hint));
+        Error(s->span,
+              fmt::format("loop-carried '{}' is not available in PTO code", ia->name_hint));
         return;
       }
       Bind(ia, *ib);
@@ -406,8 +408,8 @@ void PtoFunctionEmitter::EmitFor(const ForStmt* s) {
     iter.push_back(fmt::format("{} = {}", a, inits[ci++]));
     types.push_back(f.types[i]);
     PtoBinding b;
-    b.kind = Isa<TileType>(s->iter_args[i]->type) ? PtoBinding::Kind::kTile
-                                                  : PtoBinding::Kind::kScalar;
+    b.kind =
+        Isa<TileType>(s->iter_args[i]->type) ? PtoBinding::Kind::kTile : PtoBinding::Kind::kScalar;
     b.value = {a, f.types[i]};
     Bind(s->iter_args[i], b);
   }
@@ -416,8 +418,8 @@ void PtoFunctionEmitter::EmitFor(const ForStmt* s) {
   if (!iter.empty()) {
     res = Named(s->return_vars.empty() ? "loop" : s->return_vars[0]->name_hint);
     head = iter.size() == 1 ? res + " = " : fmt::format("{}:{} = ", res, iter.size());
-    Op(fmt::format("{}scf.for {} = {} to {} step {} iter_args({}) -> ({}) {{", head, iv, lb, ub,
-                   st, fmt::join(iter, ", "), fmt::join(types, ", ")));
+    Op(fmt::format("{}scf.for {} = {} to {} step {} iter_args({}) -> ({}) {{", head, iv, lb, ub, st,
+                   fmt::join(iter, ", "), fmt::join(types, ", ")));
   } else {
     Op(fmt::format("scf.for {} = {} to {} step {} {{", iv, lb, ub, st));
   }
@@ -444,9 +446,9 @@ void PtoFunctionEmitter::EmitIf(const IfStmt* s) {
       continue;
     }
     // A tile result takes the type of its (then-branch) buffer: use the declared type.
-    auto ty = Isa<TileType>(rv->type) ? TileBufType(As<TileType>(rv->type), s->span)
-                                      : std::optional<std::string>(
-                                            MlirScalarType(Cast<ScalarType>(rv->type)->dtype));
+    auto ty = Isa<TileType>(rv->type)
+                  ? TileBufType(As<TileType>(rv->type), s->span)
+                  : std::optional<std::string>(MlirScalarType(Cast<ScalarType>(rv->type)->dtype));
     if (!ty) return;
     f.types.push_back(*ty);
     types.push_back(*ty);

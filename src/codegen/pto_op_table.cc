@@ -55,13 +55,16 @@ bool IsPtoUnsupported(std::string_view op_name, std::string* hint) {
   // runtime dispatches.
   if (n.substr(0, 7) == "tensor." || n.substr(0, 11) == "pld.tensor.") {
     if (hint)
-      *hint = "tensor-level op: lower it to tile ops (convert-tensor-to-tile-ops / "
-              "lower-composite-ops, part of --pipeline=default) before PTO emission";
+      *hint =
+          "tensor-level op: lower it to tile ops (convert-tensor-to-tile-ops / "
+          "lower-composite-ops, part of --pipeline=default) before PTO emission";
     return true;
   }
   if (n.substr(0, 8) == "builtin.") {
-    if (hint) *hint = "builtin collective kernels are dispatched by the host runtime, not emitted "
-                      "as PTO";
+    if (hint)
+      *hint =
+          "builtin collective kernels are dispatched by the host runtime, not emitted "
+          "as PTO";
     return true;
   }
   return false;

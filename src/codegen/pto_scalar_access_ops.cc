@@ -96,15 +96,15 @@ std::string TileIndex(PtoFunctionEmitter& fe, const Call* c) {
     strides[i] = fe.ConstIndex(acc);
     auto d = StaticInt(tt->shape[i]);
     if (!d) {
-      fe.Error(c->span, fmt::format("{}: tile has a dynamic physical shape",
-                                    PtoFunctionEmitter::OpName(c)));
+      fe.Error(c->span,
+               fmt::format("{}: tile has a dynamic physical shape", PtoFunctionEmitter::OpName(c)));
       return {};
     }
     acc *= *d;
   }
   if (list->size() != strides.size()) {
-    fe.Error(c->span, fmt::format("{}: expected {} indices", PtoFunctionEmitter::OpName(c),
-                                  strides.size()));
+    fe.Error(c->span,
+             fmt::format("{}: expected {} indices", PtoFunctionEmitter::OpName(c), strides.size()));
     return {};
   }
   return FlatOffset(fe, *list, strides);

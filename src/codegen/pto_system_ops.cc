@@ -32,8 +32,8 @@ bool CacheInvalid(PtoFunctionEmitter& fe, const Call* c, const Var*) {
   auto sizes = fe.DimList(c->args[1], c->span);
   auto offs = fe.IndexList(c->args[2], c->span);
   if (!sizes || !offs) return false;
-  auto pv = fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes,
-                             t->name + "_pview");
+  auto pv =
+      fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes, t->name + "_pview");
   fe.Op(fmt::format("pto.cmo.cacheinvalid {} single_cache_line : {}", pv.name, pv.type));
   return true;
 }

@@ -42,9 +42,7 @@ bool PackedND(const TensorType* t) {
   return !t->view || (t->view->stride.empty() && t->view->layout == TensorLayout::kND);
 }
 
-TensorLayout LayoutOf(const TensorType* t) {
-  return t->view ? t->view->layout : TensorLayout::kND;
-}
+TensorLayout LayoutOf(const TensorType* t) { return t->view ? t->view->layout : TensorLayout::kND; }
 
 void BindTensor(PtoFunctionEmitter& fe, const Var* result, const PtoTensor* t) {
   PtoBinding b;
@@ -60,8 +58,9 @@ bool TensorView(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   if (!rt) return fe.Error(c->span, "tensor.view: expected a tensor result");
   if (!result) return true;  // a view nobody uses addresses nothing
   if (LayoutOf(rt) != LayoutOf(in->type))
-    return fe.Error(c->span, "tensor.view: changing a tensor's layout is not supported by the "
-                             "PTO backend; view it with its own layout");
+    return fe.Error(c->span,
+                    "tensor.view: changing a tensor's layout is not supported by the "
+                    "PTO backend; view it with its own layout");
   if (SameShape(rt->shape, in->type->shape)) {
     // Only the valid region changes: partition views carry their own extents.
     BindTensor(fe, result, in);
@@ -86,11 +85,11 @@ bool TensorSlice(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   // The slice's type takes explicit parent strides, or packed row-major ones;
   // a DN/NZ parent without explicit strides is addressed column-major here.
   if (LayoutOf(in->type) != TensorLayout::kND && in->type->view->stride.empty())
-    return fe.Error(c->span, fmt::format("tensor.slice: slicing '{}' is not supported by the "
-                                         "PTO backend; a {} tensor needs explicit strides "
-                                         "(pl.TensorView(stride=...)) to be sliced",
-                                         in->name,
-                                         LayoutOf(in->type) == TensorLayout::kDN ? "DN" : "NZ"));
+    return fe.Error(c->span,
+                    fmt::format("tensor.slice: slicing '{}' is not supported by the "
+                                "PTO backend; a {} tensor needs explicit strides "
+                                "(pl.TensorView(stride=...)) to be sliced",
+                                in->name, LayoutOf(in->type) == TensorLayout::kDN ? "DN" : "NZ"));
   const MakeTuple* off = AsTuple(c->args[2]);
   if (!off || off->elements.size() != in->strides.size())
     return fe.Error(c->span, "tensor.slice: offset must be a tuple with one index per dim");

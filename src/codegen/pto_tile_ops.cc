@@ -127,11 +127,11 @@ bool TileStore(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
     sizes = fe.TileExtent(Cast<TileType>(c->args[0]->type), t->type->shape.size(), c->span);
   }
   if (!sizes) return false;
-  auto pv = fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes,
-                             t->name + "_pview");
+  auto pv =
+      fe.PartitionView(t->view, t->view_type, t->type->dtype, *offs, *sizes, t->name + "_pview");
   bool atomic = IntKwarg(c, "atomic", 0) == static_cast<int>(AtomicType::kAdd);
-  fe.Op(fmt::format("pto.tstore ins({} : {}) outs({} : {}){}", tile->value.name,
-                    tile->value.type, pv.name, pv.type,
+  fe.Op(fmt::format("pto.tstore ins({} : {}) outs({} : {}){}", tile->value.name, tile->value.type,
+                    pv.name, pv.type,
                     atomic ? " {atomicType = #pto<atomic_type atomic_add>}" : ""));
   if (result) {
     PtoBinding b;
@@ -170,19 +170,18 @@ bool TileFillPadInplace(PtoFunctionEmitter& fe, const Call* c, const Var* result
 // Tile x tile -> tile.
 const std::map<std::string, std::string, std::less<>>& BinaryOps() {
   static const std::map<std::string, std::string, std::less<>> m = {
-      {"tile.add", "pto.tadd"},     {"tile.sub", "pto.tsub"},     {"tile.mul", "pto.tmul"},
-      {"tile.div", "pto.tdiv"},     {"tile.maximum", "pto.tmax"}, {"tile.minimum", "pto.tmin"},
-      {"tile.max", "pto.tmax"},     {"tile.min", "pto.tmin"},     {"tile.and", "pto.tand"},
-      {"tile.or", "pto.tor"},       {"tile.xor", "pto.txor"},     {"tile.rem", "pto.trem"},
+      {"tile.add", "pto.tadd"}, {"tile.sub", "pto.tsub"},     {"tile.mul", "pto.tmul"},
+      {"tile.div", "pto.tdiv"}, {"tile.maximum", "pto.tmax"}, {"tile.minimum", "pto.tmin"},
+      {"tile.max", "pto.tmax"}, {"tile.min", "pto.tmin"},     {"tile.and", "pto.tand"},
+      {"tile.or", "pto.tor"},   {"tile.xor", "pto.txor"},     {"tile.rem", "pto.trem"},
   };
   return m;
 }
 // Tile x scalar -> tile.
 const std::map<std::string, std::string, std::less<>>& ScalarOps() {
   static const std::map<std::string, std::string, std::less<>> m = {
-      {"tile.adds", "pto.tadds"},         {"tile.subs", "pto.tsubs"},
-      {"tile.muls", "pto.tmuls"},         {"tile.divs", "pto.tdivs"},
-      {"tile.maximums", "pto.tmaxs"},     {"tile.minimums", "pto.tmins"},
+      {"tile.adds", "pto.tadds"}, {"tile.subs", "pto.tsubs"},     {"tile.muls", "pto.tmuls"},
+      {"tile.divs", "pto.tdivs"}, {"tile.maximums", "pto.tmaxs"}, {"tile.minimums", "pto.tmins"},
   };
   return m;
 }
@@ -243,8 +242,7 @@ bool TileRowSum(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoBinding* r = fe.AllocTile(result, c);
   if (!r) return false;
   fe.Op(fmt::format("pto.trowsum ins({}, {} : {}, {}) outs({} : {})", a->value.name,
-                    tmp->value.name, a->value.type, tmp->value.type, r->value.name,
-                    r->value.type));
+                    tmp->value.name, a->value.type, tmp->value.type, r->value.name, r->value.type));
   return true;
 }
 

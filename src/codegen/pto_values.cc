@@ -1,10 +1,10 @@
 // PtoFunctionEmitter toolbox, part 1: hoisted constants, SSA naming, scalar
 // expression evaluation and casts. Scalars are emitted as arith ops; IR dtypes
 // map to signless MLIR integer types (UINT32 -> i32) because arith is signless.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "pypto/codegen/pto_function_emitter.h"
 #include "pypto/ir/casting.h"
@@ -16,12 +16,22 @@ using namespace pypto::ir;
 
 std::string PtoFunctionEmitter::MlirScalarType(DataType dt) {
   switch (dt) {
-    case DataType::kBool: return "i1";
-    case DataType::kInt8: case DataType::kUInt8: return "i8";
-    case DataType::kInt16: case DataType::kUInt16: return "i16";
-    case DataType::kInt32: case DataType::kUInt32: return "i32";
-    case DataType::kInt64: case DataType::kUInt64: return "i64";
-    default: return std::string(DTypeMlir(dt));
+    case DataType::kBool:
+      return "i1";
+    case DataType::kInt8:
+    case DataType::kUInt8:
+      return "i8";
+    case DataType::kInt16:
+    case DataType::kUInt16:
+      return "i16";
+    case DataType::kInt32:
+    case DataType::kUInt32:
+      return "i32";
+    case DataType::kInt64:
+    case DataType::kUInt64:
+      return "i64";
+    default:
+      return std::string(DTypeMlir(dt));
   }
 }
 
@@ -51,19 +61,26 @@ std::string PtoFunctionEmitter::ConstFloat(double v, std::string_view type) {
   if (std::isnan(v)) {
     lit = type == "f64" ? "0x7FF8000000000000" : type == "f32" ? "0x7FC00000" : "0x7E00";
   } else if (std::isinf(v)) {
-    if (type == "f64") lit = v > 0 ? "0x7FF0000000000000" : "0xFFF0000000000000";
-    else if (type == "f32") lit = v > 0 ? "0x7F800000" : "0xFF800000";
-    else lit = v > 0 ? "0x7C00" : "0xFC00";
+    if (type == "f64")
+      lit = v > 0 ? "0x7FF0000000000000" : "0xFFF0000000000000";
+    else if (type == "f32")
+      lit = v > 0 ? "0x7F800000" : "0xFF800000";
+    else
+      lit = v > 0 ? "0x7C00" : "0xFC00";
   } else {
     lit = fmt::format("{}", v);
     if (lit.find_first_of(".e") == std::string::npos) lit += ".0";
   }
   std::string tag;
   for (char ch : lit) {
-    if (ch == '-') tag += 'n';
-    else if (ch == '.') tag += 'p';
-    else if (ch == '+') continue;
-    else tag += ch;
+    if (ch == '-')
+      tag += 'n';
+    else if (ch == '.')
+      tag += 'p';
+    else if (ch == '+')
+      continue;
+    else
+      tag += ch;
   }
   std::string name = fmt::format("%cf{}_{}", tag, type);
   if (const_names_.emplace(name, true).second) {
@@ -132,7 +149,9 @@ const PtoBinding* PtoFunctionEmitter::Lookup(const Expr* e) const {
 }
 
 static bool IsIntType(std::string_view t) { return t == "index" || (t.size() > 1 && t[0] == 'i'); }
-static bool IsFloatType(std::string_view t) { return t == "f16" || t == "bf16" || t == "f32" || t == "f64"; }
+static bool IsFloatType(std::string_view t) {
+  return t == "f16" || t == "bf16" || t == "f32" || t == "f64";
+}
 static int IntWidth(std::string_view t) {
   if (t == "index") return 64;
   return std::atoi(std::string(t.substr(1)).c_str());
@@ -274,11 +293,21 @@ PtoValue PtoFunctionEmitter::EmitBinary(const BinaryExpr* b) {
   };
   PtoValue res{t, ty};
   switch (b->op) {
-    case BinaryOp::kAdd: emit(fl ? "addf" : "addi"); break;
-    case BinaryOp::kSub: emit(fl ? "subf" : "subi"); break;
-    case BinaryOp::kMul: emit(fl ? "mulf" : "muli"); break;
-    case BinaryOp::kDiv: emit(fl ? "divf" : "divsi"); break;
-    case BinaryOp::kFloorDiv: emit(fl ? "divf" : "floordivsi"); break;
+    case BinaryOp::kAdd:
+      emit(fl ? "addf" : "addi");
+      break;
+    case BinaryOp::kSub:
+      emit(fl ? "subf" : "subi");
+      break;
+    case BinaryOp::kMul:
+      emit(fl ? "mulf" : "muli");
+      break;
+    case BinaryOp::kDiv:
+      emit(fl ? "divf" : "divsi");
+      break;
+    case BinaryOp::kFloorDiv:
+      emit(fl ? "divf" : "floordivsi");
+      break;
     case BinaryOp::kFloorMod:
       if (fl) {
         emit("remf");
@@ -290,19 +319,53 @@ PtoValue PtoFunctionEmitter::EmitBinary(const BinaryExpr* b) {
         res.name = s;
       }
       break;
-    case BinaryOp::kMin: emit(fl ? "minimumf" : "minsi"); break;
-    case BinaryOp::kMax: emit(fl ? "maximumf" : "maxsi"); break;
-    case BinaryOp::kEq: cmp("eq", "oeq"); res.type = "i1"; break;
-    case BinaryOp::kNe: cmp("ne", "une"); res.type = "i1"; break;
-    case BinaryOp::kLt: cmp("slt", "olt"); res.type = "i1"; break;
-    case BinaryOp::kLe: cmp("sle", "ole"); res.type = "i1"; break;
-    case BinaryOp::kGt: cmp("sgt", "ogt"); res.type = "i1"; break;
-    case BinaryOp::kGe: cmp("sge", "oge"); res.type = "i1"; break;
-    case BinaryOp::kAnd: case BinaryOp::kBitAnd: emit("andi"); break;
-    case BinaryOp::kOr: case BinaryOp::kBitOr: emit("ori"); break;
-    case BinaryOp::kBitXor: emit("xori"); break;
-    case BinaryOp::kShl: emit("shli"); break;
-    case BinaryOp::kShr: emit("shrsi"); break;
+    case BinaryOp::kMin:
+      emit(fl ? "minimumf" : "minsi");
+      break;
+    case BinaryOp::kMax:
+      emit(fl ? "maximumf" : "maxsi");
+      break;
+    case BinaryOp::kEq:
+      cmp("eq", "oeq");
+      res.type = "i1";
+      break;
+    case BinaryOp::kNe:
+      cmp("ne", "une");
+      res.type = "i1";
+      break;
+    case BinaryOp::kLt:
+      cmp("slt", "olt");
+      res.type = "i1";
+      break;
+    case BinaryOp::kLe:
+      cmp("sle", "ole");
+      res.type = "i1";
+      break;
+    case BinaryOp::kGt:
+      cmp("sgt", "ogt");
+      res.type = "i1";
+      break;
+    case BinaryOp::kGe:
+      cmp("sge", "oge");
+      res.type = "i1";
+      break;
+    case BinaryOp::kAnd:
+    case BinaryOp::kBitAnd:
+      emit("andi");
+      break;
+    case BinaryOp::kOr:
+    case BinaryOp::kBitOr:
+      emit("ori");
+      break;
+    case BinaryOp::kBitXor:
+      emit("xori");
+      break;
+    case BinaryOp::kShl:
+      emit("shli");
+      break;
+    case BinaryOp::kShr:
+      emit("shrsi");
+      break;
     case BinaryOp::kPow:
       cur_span_ = saved;
       Error(b->span, "'**': not supported by the PTO backend");
@@ -354,8 +417,7 @@ PtoValue PtoFunctionEmitter::EmitUnary(const UnaryExpr* u) {
   return res;
 }
 
-std::optional<std::vector<std::string>> PtoFunctionEmitter::IndexList(const Expr* tuple,
-                                                                      Span at) {
+std::optional<std::vector<std::string>> PtoFunctionEmitter::IndexList(const Expr* tuple, Span at) {
   const MakeTuple* t = AsTuple(tuple);
   if (!t) {
     Error(at, "expected a tuple of indices");
@@ -370,8 +432,8 @@ std::optional<std::vector<std::string>> PtoFunctionEmitter::IndexList(const Expr
   return out;
 }
 
-std::optional<std::vector<PtoDim>> PtoFunctionEmitter::DimList(
-    const std::vector<const Expr*>& dims, Span) {
+std::optional<std::vector<PtoDim>> PtoFunctionEmitter::DimList(const std::vector<const Expr*>& dims,
+                                                               Span) {
   std::vector<PtoDim> out;
   for (const Expr* e : dims) {
     PtoDim d;

@@ -123,17 +123,17 @@ bool PtoFunctionEmitter::EmitTensorView(PtoTensor& t) {
   for (size_t i = 0; i < rank; ++i) dims += "?x";
   t.view_type = fmt::format("!pto.tensor_view<{}{}>", dims, MlirScalarType(tt->dtype));
   t.view = Named(t.name + "_view");
-  Op(fmt::format("{} = pto.make_tensor_view {}, shape = [{}], strides = [{}] {{layout = "
-                 "#pto.layout<{}>}} : {}",
-                 t.view, t.ptr, fmt::join(t.shape, ", "), fmt::join(t.strides, ", "), t.layout,
-                 t.view_type));
+  Op(fmt::format(
+      "{} = pto.make_tensor_view {}, shape = [{}], strides = [{}] {{layout = "
+      "#pto.layout<{}>}} : {}",
+      t.view, t.ptr, fmt::join(t.shape, ", "), fmt::join(t.strides, ", "), t.layout, t.view_type));
   return true;
 }
 
 std::string PtoFunctionEmitter::PeerView(const PtoTensor& t, const Expr* peer, const Call* call) {
   if (!t.distributed) {
-    Error(call->span, fmt::format("{}: the remote operand must be a DistributedTensor",
-                                  OpName(call)));
+    Error(call->span,
+          fmt::format("{}: the remote operand must be a DistributedTensor", OpName(call)));
     return {};
   }
   if (t.ctx.empty()) {
@@ -168,10 +168,10 @@ std::string PtoFunctionEmitter::PeerView(const PtoTensor& t, const Expr* peer, c
   std::string pp = Temp();
   Op(fmt::format("{} = pto.addptr {}, {} : {} -> {}", pp, t.ptr, d, t.ptr_type, t.ptr_type));
   std::string pv = Temp();
-  Op(fmt::format("{} = pto.make_tensor_view {}, shape = [{}], strides = [{}] {{layout = "
-                 "#pto.layout<{}>}} : {}",
-                 pv, pp, fmt::join(t.shape, ", "), fmt::join(t.strides, ", "), t.layout,
-                 t.view_type));
+  Op(fmt::format(
+      "{} = pto.make_tensor_view {}, shape = [{}], strides = [{}] {{layout = "
+      "#pto.layout<{}>}} : {}",
+      pv, pp, fmt::join(t.shape, ", "), fmt::join(t.strides, ", "), t.layout, t.view_type));
   return pv;
 }
 
@@ -198,20 +198,29 @@ PtoPartition PtoFunctionEmitter::PartitionView(const std::string& view,
 
 static std::string_view LocName(MemorySpace m) {
   switch (m) {
-    case MemorySpace::kMat: return "mat";
-    case MemorySpace::kLeft: return "left";
-    case MemorySpace::kRight: return "right";
-    case MemorySpace::kAcc: return "acc";
-    case MemorySpace::kBias: return "bias";
-    default: return "vec";
+    case MemorySpace::kMat:
+      return "mat";
+    case MemorySpace::kLeft:
+      return "left";
+    case MemorySpace::kRight:
+      return "right";
+    case MemorySpace::kAcc:
+      return "acc";
+    case MemorySpace::kBias:
+      return "bias";
+    default:
+      return "vec";
   }
 }
 
 static std::string_view LayoutName(TileLayout l) {
   switch (l) {
-    case TileLayout::kNoneBox: return "none_box";
-    case TileLayout::kRowMajor: return "row_major";
-    case TileLayout::kColMajor: return "col_major";
+    case TileLayout::kNoneBox:
+      return "none_box";
+    case TileLayout::kRowMajor:
+      return "row_major";
+    case TileLayout::kColMajor:
+      return "col_major";
   }
   return "row_major";
 }
@@ -254,8 +263,10 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
       int64_t rows = 1;
       for (size_t i = 0; i + 1 < vs.size(); ++i) {
         auto v = StaticInt(vs[i]);
-        if (!v) rows_static = false;
-        else rows *= *v;
+        if (!v)
+          rows_static = false;
+        else
+          rows *= *v;
       }
       vr = rows_static ? std::to_string(rows) : "?";
     }
@@ -265,13 +276,14 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
   return fmt::format(
       "!pto.tile_buf<loc={}, dtype={}, rows={}, cols={}, v_row={}, v_col={}, blayout={}, "
       "slayout={}, fractal={}, pad={}>",
-      LocName(m), MlirScalarType(t->dtype), rc->first, rc->second, vr, vc,
-      LayoutName(view.blayout), LayoutName(view.slayout), view.fractal,
-      static_cast<int>(view.pad));
+      LocName(m), MlirScalarType(t->dtype), rc->first, rc->second, vr, vc, LayoutName(view.blayout),
+      LayoutName(view.slayout), view.fractal, static_cast<int>(view.pad));
 }
 
 // Capacity per buffer (bytes) of the a2a3 / a5 profiles; only UB is checked.
-static int64_t UbCapacity(const std::string& arch) { return arch == "a5" ? 256 * 1024 : 192 * 1024; }
+static int64_t UbCapacity(const std::string& arch) {
+  return arch == "a5" ? 256 * 1024 : 192 * 1024;
+}
 
 const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) {
   const TileType* tt = As<TileType>(call->type);
@@ -365,8 +377,8 @@ std::optional<std::vector<PtoDim>> PtoFunctionEmitter::TileExtent(const TileType
     // Leading unit dims can be dropped; anything else does not fit the tensor.
     while (dims.size() > rank && StaticInt(dims.front()) == 1) dims.erase(dims.begin());
     if (dims.size() > rank) {
-      Error(at, fmt::format("tile of rank {} does not fit a tensor of rank {}", t->shape.size(),
-                            rank));
+      Error(at,
+            fmt::format("tile of rank {} does not fit a tensor of rank {}", t->shape.size(), rank));
       return std::nullopt;
     }
   }

@@ -201,7 +201,7 @@ class IntervalBuilder {
   // Shared by for and while: inits are used and iter_args defined at `head`,
   // before the loop; the condition (while) and body are inside it.
   void WalkLoop(const std::vector<const IterArg*>& iter_args, const std::vector<const Var*>& rvs,
-            int head, const Expr* cond, const Stmt* body) {
+                int head, const Expr* cond, const Stmt* body) {
     std::vector<std::vector<const Var*>> t;
     for (size_t i = 0; i < iter_args.size(); ++i) {
       const IterArg* ia = iter_args[i];
@@ -429,8 +429,7 @@ UbPlacement UbAllocator::Overflow() const {
   return r;
 }
 
-UbPlacement UbAllocator::Place(const Var* var, const Call* call, MemorySpace space,
-                               int64_t bytes) {
+UbPlacement UbAllocator::Place(const Var* var, const Call* call, MemorySpace space, int64_t bytes) {
   bool vec = space == MemorySpace::kVec;
   if (vec && mode_ == Mode::kOverflow) return Overflow();
   if (vec && mode_ == Mode::kReuse) {

@@ -67,8 +67,8 @@ static std::string RenderOne(const SourceManager* sm, Span span, std::string_vie
                              std::string_view msg) {
   std::string out;
   if (sm && span.IsKnown()) {
-    out += fmt::format("{}:{}:{}: {}: {}\n", sm->FileName(span.file), span.line, span.col, sev,
-                       msg);
+    out +=
+        fmt::format("{}:{}:{}: {}: {}\n", sm->FileName(span.file), span.line, span.col, sev, msg);
     std::string_view line = sm->Line(span.file, span.line);
     if (!line.empty()) {
       out.append(line);

@@ -9,33 +9,53 @@ namespace pypto {
 
 std::string NpyDescr(DataType t) {
   switch (t) {
-    case DataType::kFP32: return "<f4";
-    case DataType::kFP16: return "<f2";
-    case DataType::kFP64: return "<f8";
-    case DataType::kInt32: return "<i4";
-    case DataType::kInt64: case DataType::kIndex: return "<i8";
-    case DataType::kInt16: return "<i2";
-    case DataType::kInt8: return "|i1";
-    case DataType::kUInt8: return "|u1";
-    case DataType::kBool: return "|b1";
-    case DataType::kUInt16: case DataType::kBF16: return "<u2";
-    case DataType::kUInt32: return "<u4";
-    case DataType::kUInt64: return "<u8";
+    case DataType::kFP32:
+      return "<f4";
+    case DataType::kFP16:
+      return "<f2";
+    case DataType::kFP64:
+      return "<f8";
+    case DataType::kInt32:
+      return "<i4";
+    case DataType::kInt64:
+    case DataType::kIndex:
+      return "<i8";
+    case DataType::kInt16:
+      return "<i2";
+    case DataType::kInt8:
+      return "|i1";
+    case DataType::kUInt8:
+      return "|u1";
+    case DataType::kBool:
+      return "|b1";
+    case DataType::kUInt16:
+    case DataType::kBF16:
+      return "<u2";
+    case DataType::kUInt32:
+      return "<u4";
+    case DataType::kUInt64:
+      return "<u8";
   }
   return "";
 }
 
 static bool DescrToDType(std::string_view d, DataType* t) {
-  struct M { const char* s; DataType t; };
+  struct M {
+    const char* s;
+    DataType t;
+  };
   static const M table[] = {
-      {"<f4", DataType::kFP32}, {"<f2", DataType::kFP16}, {"<f8", DataType::kFP64},
-      {"<i4", DataType::kInt32}, {"<i8", DataType::kInt64}, {"<i2", DataType::kInt16},
-      {"|i1", DataType::kInt8},  {"|u1", DataType::kUInt8}, {"|b1", DataType::kBool},
+      {"<f4", DataType::kFP32},   {"<f2", DataType::kFP16},   {"<f8", DataType::kFP64},
+      {"<i4", DataType::kInt32},  {"<i8", DataType::kInt64},  {"<i2", DataType::kInt16},
+      {"|i1", DataType::kInt8},   {"|u1", DataType::kUInt8},  {"|b1", DataType::kBool},
       {"<u2", DataType::kUInt16}, {"<u4", DataType::kUInt32}, {"<u8", DataType::kUInt64},
-      {"<b1", DataType::kBool}, {"<i1", DataType::kInt8}, {"<u1", DataType::kUInt8},
+      {"<b1", DataType::kBool},   {"<i1", DataType::kInt8},   {"<u1", DataType::kUInt8},
   };
   for (const M& m : table)
-    if (d == m.s) { *t = m.t; return true; }
+    if (d == m.s) {
+      *t = m.t;
+      return true;
+    }
   return false;
 }
 
@@ -59,7 +79,10 @@ static bool FindKey(std::string_view h, std::string_view key, std::string_view* 
 }
 
 bool ParseNpy(std::string_view data, NpyArray* out, std::string* error) {
-  auto fail = [&](const std::string& m) { *error = m; return false; };
+  auto fail = [&](const std::string& m) {
+    *error = m;
+    return false;
+  };
   if (data.size() < 10 || std::memcmp(data.data(), "\x93NUMPY", 6) != 0)
     return fail("not a .npy file (bad magic)");
   int major = static_cast<uint8_t>(data[6]);

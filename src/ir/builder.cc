@@ -69,13 +69,13 @@ const Call* IRBuilder::Op(const OpDef& op, std::vector<const Expr*> args, AttrLi
   DiagnosticEngine diag(&ctx_.sources());
   const Call* c =
       MakeOpCall(ctx_, op, std::move(args), std::move(kwargs), std::move(attrs), span_, diag);
-  PYPTO_CHECK(c != nullptr, "IRBuilder::Op(" + op.name + ") does not type-check:\n" +
-                                diag.Render());
+  PYPTO_CHECK(c != nullptr,
+              "IRBuilder::Op(" + op.name + ") does not type-check:\n" + diag.Render());
   return c;
 }
 
-const Call* IRBuilder::TryOp(std::string_view name, std::vector<const Expr*> args,
-                             AttrList kwargs, AttrList attrs, DiagnosticEngine& diag) {
+const Call* IRBuilder::TryOp(std::string_view name, std::vector<const Expr*> args, AttrList kwargs,
+                             AttrList attrs, DiagnosticEngine& diag) {
   const OpDef* op = registry_.Find(name);
   if (!op) {
     diag.Error(span_, "unknown op '" + std::string(name) + "'");
@@ -142,38 +142,62 @@ std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
     case BinaryOp::kFloorMod:
       if (!FloorDivMod(a, b, &q, &m)) return std::nullopt;
       return m;
-    case BinaryOp::kMin: return a < b ? a : b;
-    case BinaryOp::kMax: return a > b ? a : b;
-    case BinaryOp::kEq: return a == b;
-    case BinaryOp::kNe: return a != b;
-    case BinaryOp::kLt: return a < b;
-    case BinaryOp::kLe: return a <= b;
-    case BinaryOp::kGt: return a > b;
-    case BinaryOp::kGe: return a >= b;
-    case BinaryOp::kBitAnd: return a & b;
-    case BinaryOp::kBitOr: return a | b;
-    case BinaryOp::kBitXor: return a ^ b;
-    default: return std::nullopt;  // Div, Pow, shifts, logic: not folded
+    case BinaryOp::kMin:
+      return a < b ? a : b;
+    case BinaryOp::kMax:
+      return a > b ? a : b;
+    case BinaryOp::kEq:
+      return a == b;
+    case BinaryOp::kNe:
+      return a != b;
+    case BinaryOp::kLt:
+      return a < b;
+    case BinaryOp::kLe:
+      return a <= b;
+    case BinaryOp::kGt:
+      return a > b;
+    case BinaryOp::kGe:
+      return a >= b;
+    case BinaryOp::kBitAnd:
+      return a & b;
+    case BinaryOp::kBitOr:
+      return a | b;
+    case BinaryOp::kBitXor:
+      return a ^ b;
+    default:
+      return std::nullopt;  // Div, Pow, shifts, logic: not folded
   }
 }
 
 std::optional<double> FoldFloat(BinaryOp op, double a, double b) {
   switch (op) {
-    case BinaryOp::kAdd: return a + b;
-    case BinaryOp::kSub: return a - b;
-    case BinaryOp::kMul: return a * b;
+    case BinaryOp::kAdd:
+      return a + b;
+    case BinaryOp::kSub:
+      return a - b;
+    case BinaryOp::kMul:
+      return a * b;
     case BinaryOp::kDiv:
       if (b == 0) return std::nullopt;
       return a / b;
-    case BinaryOp::kMin: return a < b ? a : b;
-    case BinaryOp::kMax: return a > b ? a : b;
-    case BinaryOp::kEq: return a == b;
-    case BinaryOp::kNe: return a != b;
-    case BinaryOp::kLt: return a < b;
-    case BinaryOp::kLe: return a <= b;
-    case BinaryOp::kGt: return a > b;
-    case BinaryOp::kGe: return a >= b;
-    default: return std::nullopt;
+    case BinaryOp::kMin:
+      return a < b ? a : b;
+    case BinaryOp::kMax:
+      return a > b ? a : b;
+    case BinaryOp::kEq:
+      return a == b;
+    case BinaryOp::kNe:
+      return a != b;
+    case BinaryOp::kLt:
+      return a < b;
+    case BinaryOp::kLe:
+      return a <= b;
+    case BinaryOp::kGt:
+      return a > b;
+    case BinaryOp::kGe:
+      return a >= b;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -343,8 +367,8 @@ IRBuilder::LoopResult IRBuilder::For(std::string name, const Expr* start, const 
   body(lv, ias);
   const Stmt* b = Close();
   std::vector<const Var*> rv = MakeResults(ctx_, types, result_names, defaults, span_);
-  const auto* f = ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ias), b, rv, kind,
-                                     AttrList{}, span_);
+  const auto* f =
+      ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ias), b, rv, kind, AttrList{}, span_);
   Emit(f);
   return {f, std::move(rv)};
 }

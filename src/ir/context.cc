@@ -79,9 +79,9 @@ TileType* Context::InternTile(const std::vector<const Expr*>& shape, DataType dt
     if (s.hash == h && SameTile(*s.tile, shape, dtype, mem, view)) return s.tile;
   }
   TileType* made = from ? arena_.New<TileType>(std::move(*from))
-                        : arena_.New<TileType>(shape, dtype, mem,
-                                               view ? std::optional<TileView>(*view)
-                                                    : std::optional<TileView>());
+                        : arena_.New<TileType>(
+                              shape, dtype, mem,
+                              view ? std::optional<TileView>(*view) : std::optional<TileView>());
   tile_slots_[i] = {h, made};
   ++tile_count_;
   return made;
@@ -89,7 +89,7 @@ TileType* Context::InternTile(const std::vector<const Expr*>& shape, DataType dt
 
 std::string_view NodeKindName(NodeKind k) {
   switch (k) {
-#define PYPTO_TYPE(N) \
+#define PYPTO_TYPE(N)  \
   case NodeKind::k##N: \
     return #N;
 #define PYPTO_EXPR(N) PYPTO_TYPE(N)
@@ -104,39 +104,63 @@ DataType ConstInt::dtype() const { return static_cast<const ScalarType*>(type)->
 DataType ConstFloat::dtype() const { return static_cast<const ScalarType*>(type)->dtype; }
 
 bool Call::IsOp(std::string_view name) const { return op != nullptr && op->name == name; }
-std::string_view Call::OpName() const { return op ? std::string_view(op->name) : std::string_view(); }
+std::string_view Call::OpName() const {
+  return op ? std::string_view(op->name) : std::string_view();
+}
 
 std::string_view BinaryOpSymbol(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kFloorDiv: return "//";
-    case BinaryOp::kFloorMod: return "%";
-    case BinaryOp::kPow: return "**";
-    case BinaryOp::kMin: return "min";
-    case BinaryOp::kMax: return "max";
-    case BinaryOp::kEq: return "==";
-    case BinaryOp::kNe: return "!=";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kAnd: return "and";
-    case BinaryOp::kOr: return "or";
-    case BinaryOp::kBitAnd: return "&";
-    case BinaryOp::kBitOr: return "|";
-    case BinaryOp::kBitXor: return "^";
-    case BinaryOp::kShl: return "<<";
-    case BinaryOp::kShr: return ">>";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kFloorDiv:
+      return "//";
+    case BinaryOp::kFloorMod:
+      return "%";
+    case BinaryOp::kPow:
+      return "**";
+    case BinaryOp::kMin:
+      return "min";
+    case BinaryOp::kMax:
+      return "max";
+    case BinaryOp::kEq:
+      return "==";
+    case BinaryOp::kNe:
+      return "!=";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kAnd:
+      return "and";
+    case BinaryOp::kOr:
+      return "or";
+    case BinaryOp::kBitAnd:
+      return "&";
+    case BinaryOp::kBitOr:
+      return "|";
+    case BinaryOp::kBitXor:
+      return "^";
+    case BinaryOp::kShl:
+      return "<<";
+    case BinaryOp::kShr:
+      return ">>";
   }
   return "?";
 }
 
 bool IsComparison(BinaryOp op) {
-  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt ||
-         op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt || op == BinaryOp::kLe ||
+         op == BinaryOp::kGt || op == BinaryOp::kGe;
 }
 
 }  // namespace pypto::ir

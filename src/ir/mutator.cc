@@ -13,8 +13,8 @@ namespace pypto::ir {
 const Expr* IRMutator::MutateExpr(const Expr* e) {
   if (!e) return nullptr;
   switch (e->kind) {
-#define PYPTO_EXPR(N)    \
-  case NodeKind::k##N:   \
+#define PYPTO_EXPR(N)  \
+  case NodeKind::k##N: \
     return Mutate_##N(static_cast<const N*>(e));
 #include "pypto/ir/node_kinds.def"
     default:
@@ -26,8 +26,8 @@ const Expr* IRMutator::MutateExpr(const Expr* e) {
 const Stmt* IRMutator::MutateStmt(const Stmt* s) {
   if (!s) return nullptr;
   switch (s->kind) {
-#define PYPTO_STMT(N)    \
-  case NodeKind::k##N:   \
+#define PYPTO_STMT(N)  \
+  case NodeKind::k##N: \
     return Mutate_##N(static_cast<const N*>(s));
 #include "pypto/ir/node_kinds.def"
     default:
@@ -95,8 +95,7 @@ const Var* IRMutator::MutateVarDef(const Var* v) {
 
 // ---------------------------------------------------------------- helpers
 
-std::vector<const Expr*> IRMutator::MutateExprs(const std::vector<const Expr*>& v,
-                                                bool* changed) {
+std::vector<const Expr*> IRMutator::MutateExprs(const std::vector<const Expr*>& v, bool* changed) {
   std::vector<const Expr*> out;
   out.reserve(v.size());
   for (const Expr* e : v) {
@@ -106,8 +105,7 @@ std::vector<const Expr*> IRMutator::MutateExprs(const std::vector<const Expr*>& 
   return out;
 }
 
-std::vector<const Var*> IRMutator::MutateVarDefs(const std::vector<const Var*>& v,
-                                                 bool* changed) {
+std::vector<const Var*> IRMutator::MutateVarDefs(const std::vector<const Var*>& v, bool* changed) {
   std::vector<const Var*> out;
   out.reserve(v.size());
   for (const Var* x : v) {
@@ -168,11 +166,11 @@ AttrList IRMutator::MutateAttrs(const AttrList& l, bool* changed) {
   return out;
 }
 
-const Call* IRMutator::RebuildOpCall(const Call* c, std::vector<const Expr*> args,
-                                     AttrList kwargs, AttrList attrs) {
+const Call* IRMutator::RebuildOpCall(const Call* c, std::vector<const Expr*> args, AttrList kwargs,
+                                     AttrList attrs) {
   DiagnosticEngine diag(&ctx_.sources());
-  const Call* n = MakeOpCall(ctx_, *c->op, std::move(args), std::move(kwargs), std::move(attrs),
-                             c->span, diag);
+  const Call* n =
+      MakeOpCall(ctx_, *c->op, std::move(args), std::move(kwargs), std::move(attrs), c->span, diag);
   PYPTO_CHECK(n != nullptr, "IRMutator: rebuilt call of " + c->op->name +
                                 " no longer type-checks:\n" + diag.Render());
   return n;
@@ -211,8 +209,8 @@ const Expr* IRMutator::Mutate_Call(const Call* c) {
   AttrList kwargs = MutateAttrs(c->kwargs, &kw_changed);
   AttrList attrs = MutateAttrs(c->attrs, &at_changed);
   if (c->op) {
-    if (args_changed || kw_changed) return RebuildOpCall(c, std::move(args), std::move(kwargs),
-                                                         std::move(attrs));
+    if (args_changed || kw_changed)
+      return RebuildOpCall(c, std::move(args), std::move(kwargs), std::move(attrs));
     if (!at_changed) return c;
     return ctx_.Make<Call>(c->op, std::string(), c->args, c->kwargs, std::move(attrs), c->type,
                            c->span);
@@ -238,8 +236,7 @@ const Expr* IRMutator::Mutate_TupleGetItem(const TupleGetItem* e) {
   if (t == e->tuple) return e;
   const Type* ty = e->type;
   if (const auto* tt = As<TupleType>(t->type))
-    if (e->index >= 0 && static_cast<size_t>(e->index) < tt->types.size())
-      ty = tt->types[e->index];
+    if (e->index >= 0 && static_cast<size_t>(e->index) < tt->types.size()) ty = tt->types[e->index];
   return ctx_.Make<TupleGetItem>(t, e->index, ty, e->span);
 }
 
@@ -295,8 +292,8 @@ const Stmt* IRMutator::Mutate_ForStmt(const ForStmt* s) {
   changed |= body != s->body;
   std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
   if (!changed) return s;
-  return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ia), body, std::move(rv),
-                            s->for_kind, std::move(attrs), s->span);
+  return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ia), body, std::move(rv), s->for_kind,
+                            std::move(attrs), s->span);
 }
 
 const Stmt* IRMutator::Mutate_WhileStmt(const WhileStmt* s) {
@@ -376,8 +373,7 @@ const Stmt* IRMutator::Mutate_SplitAivScopeStmt(const SplitAivScopeStmt* s) {
 
 const Stmt* IRMutator::Mutate_CommDomainScopeStmt(const CommDomainScopeStmt* s) {
   return RebuildScope(*this, ctx_, s, false, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<CommDomainScopeStmt>(s->name, s->devices, s->slots, b, std::move(a),
-                                          s->span);
+    return ctx_.Make<CommDomainScopeStmt>(s->name, s->devices, s->slots, b, std::move(a), s->span);
   });
 }
 

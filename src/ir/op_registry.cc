@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "op_deduce.h"
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/printer.h"
-#include "op_deduce.h"
 
 namespace pypto::ir {
 
@@ -118,14 +118,22 @@ static bool KwargTypeMatches(const KwargSpec& spec, const Attr& a) {
 
 static std::string_view KwargTypeName(const KwargSpec& spec) {
   switch (spec.type) {
-    case KwargType::kInt: return "an int";
-    case KwargType::kEnum: return GetEnumDesc(spec.enum_kind).prefix;
-    case KwargType::kBool: return "a bool";
-    case KwargType::kFloat: return "a float";
-    case KwargType::kString: return "a string";
-    case KwargType::kDType: return "a dtype (pl.FP32, ...)";
-    case KwargType::kIntList: return "a list of ints";
-    case KwargType::kAny: return "a value";
+    case KwargType::kInt:
+      return "an int";
+    case KwargType::kEnum:
+      return GetEnumDesc(spec.enum_kind).prefix;
+    case KwargType::kBool:
+      return "a bool";
+    case KwargType::kFloat:
+      return "a float";
+    case KwargType::kString:
+      return "a string";
+    case KwargType::kDType:
+      return "a dtype (pl.FP32, ...)";
+    case KwargType::kIntList:
+      return "a list of ints";
+    case KwargType::kAny:
+      return "a value";
   }
   return "?";
 }
@@ -150,8 +158,8 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
   const Type* t = DeduceOpCallType(ctx, op, args, kwargs, span, diag, std::move(arg_spans),
                                    std::move(kwarg_spans));
   if (!t) return nullptr;
-  return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs),
-                        t, span);
+  return ctx.Make<Call>(&op, std::string(), std::move(args), std::move(kwargs), std::move(attrs), t,
+                        span);
 }
 
 const Type* DeduceOpCallType(Context& ctx, const OpDef& op, const std::vector<const Expr*>& args,
@@ -167,8 +175,7 @@ const Type* DeduceOpCallType(Context& ctx, const OpDef& op, const std::vector<co
                                ? fmt::format("{}", op.args.size())
                                : fmt::format("{} to {}", op.min_args, op.args.size());
     std::string names;
-    for (size_t i = 0; i < op.args.size(); ++i)
-      names += (i ? ", " : "") + op.args[i].name;
+    for (size_t i = 0; i < op.args.size(); ++i) names += (i ? ", " : "") + op.args[i].name;
     diag.Error(span, fmt::format("{}: expected {} positional arguments ({}), got {}", op.name,
                                  expected, names, args.size()));
     ok = false;
@@ -177,19 +184,17 @@ const Type* DeduceOpCallType(Context& ctx, const OpDef& op, const std::vector<co
     const KwargSpec* spec = op.FindKwarg(kw.name);
     if (!spec) {
       std::string known;
-      for (size_t i = 0; i < op.kwargs.size(); ++i)
-        known += (i ? ", " : "") + op.kwargs[i].name;
+      for (size_t i = 0; i < op.kwargs.size(); ++i) known += (i ? ", " : "") + op.kwargs[i].name;
       diag.Error(dc.KwargSpan(kw.name),
                  fmt::format("{}: unknown keyword argument '{}'{}", op.name, kw.name,
-                                   known.empty() ? " (it takes none)"
-                                                 : fmt::format(" (expected one of: {})", known)));
+                             known.empty() ? " (it takes none)"
+                                           : fmt::format(" (expected one of: {})", known)));
       ok = false;
       continue;
     }
     if (!KwargTypeMatches(*spec, kw.value)) {
-      diag.Error(dc.KwargSpan(kw.name),
-                 fmt::format("{}: keyword '{}' must be {}", op.name, kw.name,
-                             KwargTypeName(*spec)));
+      diag.Error(dc.KwargSpan(kw.name), fmt::format("{}: keyword '{}' must be {}", op.name, kw.name,
+                                                    KwargTypeName(*spec)));
       ok = false;
       continue;
     }
@@ -203,16 +208,16 @@ const Type* DeduceOpCallType(Context& ctx, const OpDef& op, const std::vector<co
           members += fmt::format("{}{}.{}={}", i ? ", " : "", d.prefix, d.members[i].first,
                                  d.members[i].second);
         diag.Error(dc.KwargSpan(kw.name),
-                   fmt::format("{}: keyword '{}' value {} is out of range for {} ({})",
-                                     op.name, kw.name, kw.value.i, d.prefix, members));
+                   fmt::format("{}: keyword '{}' value {} is out of range for {} ({})", op.name,
+                               kw.name, kw.value.i, d.prefix, members));
         ok = false;
       }
     }
   }
   for (const auto& spec : op.kwargs) {
     if (spec.required && !FindAttr(kwargs, spec.name)) {
-      diag.Error(span, fmt::format("{}: missing required keyword argument '{}'", op.name,
-                                   spec.name));
+      diag.Error(span,
+                 fmt::format("{}: missing required keyword argument '{}'", op.name, spec.name));
       ok = false;
     }
   }

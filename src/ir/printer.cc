@@ -45,11 +45,21 @@ std::string QuoteString(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7f)
           out += fmt::format("\\x{:02x}", c);
@@ -66,25 +76,56 @@ namespace {
 
 // Python binding strength of an expression (higher binds tighter).
 enum Prec : int {
-  kPrecOr = 1, kPrecAnd, kPrecNot, kPrecCmp, kPrecBitOr, kPrecBitXor, kPrecBitAnd, kPrecShift,
-  kPrecAdd, kPrecMul, kPrecUnary, kPrecPow, kPrecAtom,
+  kPrecOr = 1,
+  kPrecAnd,
+  kPrecNot,
+  kPrecCmp,
+  kPrecBitOr,
+  kPrecBitXor,
+  kPrecBitAnd,
+  kPrecShift,
+  kPrecAdd,
+  kPrecMul,
+  kPrecUnary,
+  kPrecPow,
+  kPrecAtom,
 };
 
 int BinaryPrec(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kOr: return kPrecOr;
-    case BinaryOp::kAnd: return kPrecAnd;
-    case BinaryOp::kEq: case BinaryOp::kNe: case BinaryOp::kLt:
-    case BinaryOp::kLe: case BinaryOp::kGt: case BinaryOp::kGe: return kPrecCmp;
-    case BinaryOp::kBitOr: return kPrecBitOr;
-    case BinaryOp::kBitXor: return kPrecBitXor;
-    case BinaryOp::kBitAnd: return kPrecBitAnd;
-    case BinaryOp::kShl: case BinaryOp::kShr: return kPrecShift;
-    case BinaryOp::kAdd: case BinaryOp::kSub: return kPrecAdd;
-    case BinaryOp::kMul: case BinaryOp::kDiv: case BinaryOp::kFloorDiv:
-    case BinaryOp::kFloorMod: return kPrecMul;
-    case BinaryOp::kPow: return kPrecPow;
-    case BinaryOp::kMin: case BinaryOp::kMax: return kPrecAtom;
+    case BinaryOp::kOr:
+      return kPrecOr;
+    case BinaryOp::kAnd:
+      return kPrecAnd;
+    case BinaryOp::kEq:
+    case BinaryOp::kNe:
+    case BinaryOp::kLt:
+    case BinaryOp::kLe:
+    case BinaryOp::kGt:
+    case BinaryOp::kGe:
+      return kPrecCmp;
+    case BinaryOp::kBitOr:
+      return kPrecBitOr;
+    case BinaryOp::kBitXor:
+      return kPrecBitXor;
+    case BinaryOp::kBitAnd:
+      return kPrecBitAnd;
+    case BinaryOp::kShl:
+    case BinaryOp::kShr:
+      return kPrecShift;
+    case BinaryOp::kAdd:
+    case BinaryOp::kSub:
+      return kPrecAdd;
+    case BinaryOp::kMul:
+    case BinaryOp::kDiv:
+    case BinaryOp::kFloorDiv:
+    case BinaryOp::kFloorMod:
+      return kPrecMul;
+    case BinaryOp::kPow:
+      return kPrecPow;
+    case BinaryOp::kMin:
+    case BinaryOp::kMax:
+      return kPrecAtom;
   }
   return kPrecAtom;
 }
@@ -208,8 +249,10 @@ class Printer {
       out += type;
       out += " = ";
       auto* c = As<Call>(a->value);
-      if (c && c->op && !c->IsOp("pld.tensor.alloc_window_buffer")) AppendCall(*c);
-      else out += AssignValue(a->value, name);
+      if (c && c->op && !c->IsOp("pld.tensor.alloc_window_buffer"))
+        AppendCall(*c);
+      else
+        out += AssignValue(a->value, name);
       out += '\n';
     } else if (auto* e = As<EvalStmt>(s)) {
       Line(indent, Expr_(e->expr));
@@ -312,8 +355,7 @@ class Printer {
     }
     if (auto* c = As<ConstFloat>(e)) {
       if (c->dtype() == DataType::kFP32) return text::FormatFloat(c->value);
-      return fmt::format("pl.const({}, pl.{})", text::FormatFloat(c->value),
-                         DTypeName(c->dtype()));
+      return fmt::format("pl.const({}, pl.{})", text::FormatFloat(c->value), DTypeName(c->dtype()));
     }
     if (auto* b = As<ConstBool>(e)) return b->value ? "True" : "False";
     if (auto* b = As<BinaryExpr>(e)) return Binary(*b);
@@ -328,10 +370,14 @@ class Printer {
   std::string TypeStr(const Type* t) {
     if (!t) return "pl.UnknownType";
     switch (t->kind) {
-      case NodeKind::kUnknownType: return "pl.UnknownType";
-      case NodeKind::kPtrType: return "pl.Ptr";
-      case NodeKind::kCommCtxType: return "pld.CommCtx";
-      case NodeKind::kWindowBufferType: return "pld.WindowBufferType";
+      case NodeKind::kUnknownType:
+        return "pl.UnknownType";
+      case NodeKind::kPtrType:
+        return "pl.Ptr";
+      case NodeKind::kCommCtxType:
+        return "pld.CommCtx";
+      case NodeKind::kWindowBufferType:
+        return "pld.WindowBufferType";
       case NodeKind::kScalarType:
         return fmt::format("pl.Scalar[pl.{}]", DTypeName(Cast<ScalarType>(t)->dtype));
       case NodeKind::kTensorType:
@@ -342,14 +388,13 @@ class Printer {
                         ", pl." + std::string(DTypeName(tt->dtype));
         if (tt->view) s += ", " + TensorViewStr(*tt->view);
         if (dist && !Cast<DistributedTensorType>(t)->window_buffer.empty())
-          s += ", " + text::QuoteString("window_buffer=" +
-                                        Cast<DistributedTensorType>(t)->window_buffer);
+          s += ", " +
+               text::QuoteString("window_buffer=" + Cast<DistributedTensorType>(t)->window_buffer);
         return s + "]";
       }
       case NodeKind::kTileType: {
         const auto* tt = Cast<TileType>(t);
-        std::string s = "pl.Tile[" + Shape(tt->shape) + ", pl." +
-                        std::string(DTypeName(tt->dtype));
+        std::string s = "pl.Tile[" + Shape(tt->shape) + ", pl." + std::string(DTypeName(tt->dtype));
         if (tt->memory_space)
           s += ", " + EnumStr(EnumKind::kMemorySpace, static_cast<int>(*tt->memory_space));
         if (tt->view) s += ", " + TileViewStr(*tt->view);
@@ -366,7 +411,8 @@ class Printer {
         for (size_t i = 0; i < tt->types.size(); ++i) s += (i ? ", " : "") + TypeStr(tt->types[i]);
         return s + "]";
       }
-      default: return "pl.UnknownType";
+      default:
+        return "pl.UnknownType";
     }
   }
 
@@ -395,8 +441,10 @@ class Printer {
     out += '(';
     for (size_t i = 0; i < c.args.size(); ++i) {
       if (i) out += ", ";
-      if (auto* v = AsVarLike(c.args[i])) out += NameRef(v);
-      else out += Expr_(c.args[i]);
+      if (auto* v = AsVarLike(c.args[i]))
+        out += NameRef(v);
+      else
+        out += Expr_(c.args[i]);
     }
     out += ')';
   }
@@ -500,8 +548,8 @@ class Printer {
       Body(w.body, indent + 1, nullptr);
       return;
     }
-    Line(indent, "for " + IterTuple(w.iter_args) + " in pl.while_(init_values=" +
-                     InitTuple(w.iter_args) + "):");
+    Line(indent, "for " + IterTuple(w.iter_args) +
+                     " in pl.while_(init_values=" + InitTuple(w.iter_args) + "):");
     Line(indent + 1, "pl.cond(" + Expr_(w.cond) + ")");
     Stmt_(w.body, indent + 1, w.return_vars.empty() ? nullptr : &w.return_vars);
   }
@@ -523,9 +571,7 @@ class Printer {
     return s;
   }
 
-  std::string Wrap(const Expr* e, bool parens) {
-    return parens ? "(" + Expr_(e) + ")" : Expr_(e);
-  }
+  std::string Wrap(const Expr* e, bool parens) { return parens ? "(" + Expr_(e) + ")" : Expr_(e); }
 
   std::string Binary(const BinaryExpr& b) {
     if (b.op == BinaryOp::kMin || b.op == BinaryOp::kMax)
@@ -557,8 +603,10 @@ class Printer {
         return std::string(u.op == UnaryOp::kNeg ? "-" : "~") +
                Wrap(u.operand, lit || ExprPrec(u.operand) < kPrecUnary);
       }
-      case UnaryOp::kNot: return "not " + Wrap(u.operand, ExprPrec(u.operand) < kPrecNot);
-      case UnaryOp::kAbs: return "pl.abs(" + Expr_(u.operand) + ")";
+      case UnaryOp::kNot:
+        return "not " + Wrap(u.operand, ExprPrec(u.operand) < kPrecNot);
+      case UnaryOp::kAbs:
+        return "pl.abs(" + Expr_(u.operand) + ")";
       case UnaryOp::kCast: {
         auto* st = As<ScalarType>(u.type);
         return fmt::format("pl.cast({}, pl.{})", Expr_(u.operand),
@@ -622,17 +670,24 @@ class Printer {
 
   std::string AttrStr(const Attr& a, const KwargSpec* spec) {
     switch (a.kind) {
-      case Attr::Kind::kNone: return "None";
+      case Attr::Kind::kNone:
+        return "None";
       case Attr::Kind::kInt:
         if (spec && spec->type == KwargType::kEnum)
           return EnumStr(spec->enum_kind, static_cast<int>(a.i));
         return std::to_string(a.i);
-      case Attr::Kind::kFloat: return text::FormatFloat(a.f);
-      case Attr::Kind::kBool: return a.b ? "True" : "False";
-      case Attr::Kind::kString: return text::QuoteString(a.s);
-      case Attr::Kind::kDType: return "pl." + std::string(DTypeName(a.dtype));
-      case Attr::Kind::kEnum: return EnumStr(a.enum_kind, static_cast<int>(a.i));
-      case Attr::Kind::kExpr: return Expr_(a.expr);
+      case Attr::Kind::kFloat:
+        return text::FormatFloat(a.f);
+      case Attr::Kind::kBool:
+        return a.b ? "True" : "False";
+      case Attr::Kind::kString:
+        return text::QuoteString(a.s);
+      case Attr::Kind::kDType:
+        return "pl." + std::string(DTypeName(a.dtype));
+      case Attr::Kind::kEnum:
+        return EnumStr(a.enum_kind, static_cast<int>(a.i));
+      case Attr::Kind::kExpr:
+        return Expr_(a.expr);
       case Attr::Kind::kList: {
         std::string s = "[";
         for (size_t i = 0; i < a.list.size(); ++i) s += (i ? ", " : "") + AttrStr(a.list[i], spec);
@@ -676,7 +731,7 @@ class Printer {
   // Printed names: module-level ones (kept) and the current function's.
   std::deque<std::string> global_store_, local_store_;
   PtrMap<const Var*, const std::string*> names_, globals_;  // into the stores
-  StringViewSet used_, global_used_;  // names taken (views into the stores)
+  StringViewSet used_, global_used_;                        // names taken (views into the stores)
   std::unordered_map<const Type*, std::string> type_strs_;
   std::unordered_map<const OpDef*, std::string> op_names_;
 };

@@ -11,11 +11,11 @@
 // by name; kwargs and attrs compare by value, order-insensitively.
 #include "pypto/ir/structural_equal.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <string>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_registry.h"
@@ -30,7 +30,8 @@ class Equal {
   explicit Equal(std::string* why) : why_(why) {}
 
   bool Fail(const std::string& msg) {
-    if (why_ && why_->empty()) *why_ = where_.empty() ? msg : "in function '" + where_ + "': " + msg;
+    if (why_ && why_->empty())
+      *why_ = where_.empty() ? msg : "in function '" + where_ + "': " + msg;
     return false;
   }
 
@@ -40,8 +41,7 @@ class Equal {
     if (a->kind != b->kind)
       return Fail(fmt::format("binding '{}' is {} vs {}", a->name_hint, NodeKindName(a->kind),
                               NodeKindName(b->kind)));
-    if (!TypeEq(a->type, b->type))
-      return Fail(fmt::format("type of '{}' differs", a->name_hint));
+    if (!TypeEq(a->type, b->type)) return Fail(fmt::format("type of '{}' differs", a->name_hint));
     a2b_[a] = b;
     b2a_[b] = a;
     return true;
@@ -65,8 +65,8 @@ class Equal {
       return true;
     }
     if (ia != a2b_.end() && ia->second == b) return true;
-    return Fail(fmt::format("var '{}' vs '{}' refer to different definitions", a->name_hint,
-                            b->name_hint));
+    return Fail(
+        fmt::format("var '{}' vs '{}' refer to different definitions", a->name_hint, b->name_hint));
   }
 
   bool Exprs(const std::vector<const Expr*>& a, const std::vector<const Expr*>& b,
@@ -81,8 +81,8 @@ class Equal {
   bool ExprEq(const Expr* a, const Expr* b) {
     if (!a || !b) return a == b || Fail("expression present on one side only");
     if (a->kind != b->kind)
-      return Fail(fmt::format("expression kind {} vs {}", NodeKindName(a->kind),
-                              NodeKindName(b->kind)));
+      return Fail(
+          fmt::format("expression kind {} vs {}", NodeKindName(a->kind), NodeKindName(b->kind)));
     switch (a->kind) {
       case NodeKind::kVar:
       case NodeKind::kIterArg:
@@ -104,8 +104,8 @@ class Equal {
       case NodeKind::kBinaryExpr: {
         auto *x = static_cast<const BinaryExpr*>(a), *y = static_cast<const BinaryExpr*>(b);
         if (x->op != y->op)
-          return Fail(fmt::format("operator '{}' vs '{}'", BinaryOpSymbol(x->op),
-                                  BinaryOpSymbol(y->op)));
+          return Fail(
+              fmt::format("operator '{}' vs '{}'", BinaryOpSymbol(x->op), BinaryOpSymbol(y->op)));
         return ExprEq(x->lhs, y->lhs) && ExprEq(x->rhs, y->rhs) && TypeEq(a->type, b->type);
       }
       case NodeKind::kUnaryExpr: {
@@ -144,7 +144,8 @@ class Equal {
   bool AttrEq(const Attr& a, const Attr& b, const std::string& what) {
     if (a.kind != b.kind) return Fail(what + ": value kind differs");
     switch (a.kind) {
-      case Attr::Kind::kNone: return true;
+      case Attr::Kind::kNone:
+        return true;
       case Attr::Kind::kInt:
         return a.i == b.i || Fail(fmt::format("{}: {} vs {}", what, a.i, b.i));
       case Attr::Kind::kEnum:
@@ -152,11 +153,14 @@ class Equal {
       case Attr::Kind::kFloat:
         return std::memcmp(&a.f, &b.f, sizeof(double)) == 0 ||
                Fail(fmt::format("{}: {} vs {}", what, a.f, b.f));
-      case Attr::Kind::kBool: return a.b == b.b || Fail(what + ": bool differs");
+      case Attr::Kind::kBool:
+        return a.b == b.b || Fail(what + ": bool differs");
       case Attr::Kind::kString:
         return a.s == b.s || Fail(fmt::format("{}: \"{}\" vs \"{}\"", what, a.s, b.s));
-      case Attr::Kind::kDType: return a.dtype == b.dtype || Fail(what + ": dtype differs");
-      case Attr::Kind::kExpr: return ExprEq(a.expr, b.expr);
+      case Attr::Kind::kDType:
+        return a.dtype == b.dtype || Fail(what + ": dtype differs");
+      case Attr::Kind::kExpr:
+        return ExprEq(a.expr, b.expr);
       case Attr::Kind::kList:
         if (a.list.size() != b.list.size()) return Fail(what + ": list length differs");
         for (size_t i = 0; i < a.list.size(); ++i)
@@ -192,7 +196,8 @@ class Equal {
       return Fail(fmt::format("type kind {} vs {}", NodeKindName(a->kind), NodeKindName(b->kind)));
     switch (a->kind) {
       case NodeKind::kScalarType:
-        return static_cast<const ScalarType*>(a)->dtype == static_cast<const ScalarType*>(b)->dtype ||
+        return static_cast<const ScalarType*>(a)->dtype ==
+                   static_cast<const ScalarType*>(b)->dtype ||
                Fail(fmt::format("scalar dtype {} vs {}",
                                 DTypeName(static_cast<const ScalarType*>(a)->dtype),
                                 DTypeName(static_cast<const ScalarType*>(b)->dtype)));
@@ -200,7 +205,8 @@ class Equal {
       case NodeKind::kDistributedTensorType: {
         auto *x = static_cast<const TensorType*>(a), *y = static_cast<const TensorType*>(b);
         if (x->dtype != y->dtype)
-          return Fail(fmt::format("tensor dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
+          return Fail(
+              fmt::format("tensor dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
         if (!Exprs(x->shape, y->shape, "shape dim") || !ViewEq(x->view, y->view)) return false;
         if (a->kind == NodeKind::kDistributedTensorType &&
             static_cast<const DistributedTensorType*>(a)->window_buffer !=
@@ -214,7 +220,8 @@ class Equal {
           return Fail(fmt::format("tile dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
         if (x->memory_space != y->memory_space) return Fail("tile memory space differs");
         if (!Exprs(x->shape, y->shape, "shape dim")) return false;
-        if (x->view.has_value() != y->view.has_value()) return Fail("tile view present on one side only");
+        if (x->view.has_value() != y->view.has_value())
+          return Fail("tile view present on one side only");
         if (x->view) {
           const TileView &u = *x->view, &v = *y->view;
           if (u.blayout != v.blayout || u.slayout != v.slayout || u.fractal != v.fractal ||
@@ -227,7 +234,8 @@ class Equal {
       case NodeKind::kArrayType: {
         auto *x = static_cast<const ArrayType*>(a), *y = static_cast<const ArrayType*>(b);
         if (x->dtype != y->dtype)
-          return Fail(fmt::format("array dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
+          return Fail(
+              fmt::format("array dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
         return x->extent == y->extent ||
                Fail(fmt::format("array extent {} vs {}", x->extent, y->extent));
       }
@@ -256,8 +264,8 @@ class Equal {
   bool StmtEq(const Stmt* a, const Stmt* b) {
     if (!a || !b) return a == b || Fail("statement present on one side only");
     if (a->kind != b->kind)
-      return Fail(fmt::format("statement kind {} vs {}", NodeKindName(a->kind),
-                              NodeKindName(b->kind)));
+      return Fail(
+          fmt::format("statement kind {} vs {}", NodeKindName(a->kind), NodeKindName(b->kind)));
     switch (a->kind) {
       case NodeKind::kAssignStmt: {
         auto *x = static_cast<const AssignStmt*>(a), *y = static_cast<const AssignStmt*>(b);
@@ -285,16 +293,15 @@ class Equal {
       case NodeKind::kForStmt: {
         auto *x = static_cast<const ForStmt*>(a), *y = static_cast<const ForStmt*>(b);
         if (x->for_kind != y->for_kind) return Fail("loop kind differs");
-        return ExprEq(x->start, y->start) && ExprEq(x->stop, y->stop) &&
-               ExprEq(x->step, y->step) && Attrs(x->attrs, y->attrs, "loop attr") &&
-               Def(x->loop_var, y->loop_var) && IterArgs(x->iter_args, y->iter_args) &&
-               StmtEq(x->body, y->body) && Defs(x->return_vars, y->return_vars, "for return var");
+        return ExprEq(x->start, y->start) && ExprEq(x->stop, y->stop) && ExprEq(x->step, y->step) &&
+               Attrs(x->attrs, y->attrs, "loop attr") && Def(x->loop_var, y->loop_var) &&
+               IterArgs(x->iter_args, y->iter_args) && StmtEq(x->body, y->body) &&
+               Defs(x->return_vars, y->return_vars, "for return var");
       }
       case NodeKind::kWhileStmt: {
         auto *x = static_cast<const WhileStmt*>(a), *y = static_cast<const WhileStmt*>(b);
         return IterArgs(x->iter_args, y->iter_args) && ExprEq(x->cond, y->cond) &&
-               StmtEq(x->body, y->body) &&
-               Defs(x->return_vars, y->return_vars, "while return var");
+               StmtEq(x->body, y->body) && Defs(x->return_vars, y->return_vars, "while return var");
       }
       case NodeKind::kSeqStmt: {
         auto *x = static_cast<const SeqStmt*>(a), *y = static_cast<const SeqStmt*>(b);
@@ -476,16 +483,23 @@ class Hasher {
   void AttrH(const Attr& a) {
     Mix(static_cast<uint64_t>(a.kind));
     switch (a.kind) {
-      case Attr::Kind::kNone: return;
-      case Attr::Kind::kInt: return Mix(static_cast<uint64_t>(a.i));
+      case Attr::Kind::kNone:
+        return;
+      case Attr::Kind::kInt:
+        return Mix(static_cast<uint64_t>(a.i));
       case Attr::Kind::kEnum:
         Mix(static_cast<uint64_t>(a.enum_kind));
         return Mix(static_cast<uint64_t>(a.i));
-      case Attr::Kind::kFloat: return Dbl(a.f);
-      case Attr::Kind::kBool: return Mix(a.b);
-      case Attr::Kind::kString: return Str(a.s);
-      case Attr::Kind::kDType: return Mix(static_cast<uint64_t>(a.dtype));
-      case Attr::Kind::kExpr: return ExprH(a.expr);
+      case Attr::Kind::kFloat:
+        return Dbl(a.f);
+      case Attr::Kind::kBool:
+        return Mix(a.b);
+      case Attr::Kind::kString:
+        return Str(a.s);
+      case Attr::Kind::kDType:
+        return Mix(static_cast<uint64_t>(a.dtype));
+      case Attr::Kind::kExpr:
+        return ExprH(a.expr);
       case Attr::Kind::kList:
         Mix(a.list.size());
         for (const Attr& x : a.list) AttrH(x);
@@ -568,9 +582,12 @@ class Hasher {
         if (ids_.count(x->var)) return VarUse(x->var);
         return Def(x->var);
       }
-      case NodeKind::kEvalStmt: return ExprH(static_cast<const EvalStmt*>(s)->expr);
-      case NodeKind::kReturnStmt: return Exprs(static_cast<const ReturnStmt*>(s)->values);
-      case NodeKind::kYieldStmt: return Exprs(static_cast<const YieldStmt*>(s)->values);
+      case NodeKind::kEvalStmt:
+        return ExprH(static_cast<const EvalStmt*>(s)->expr);
+      case NodeKind::kReturnStmt:
+        return Exprs(static_cast<const ReturnStmt*>(s)->values);
+      case NodeKind::kYieldStmt:
+        return Exprs(static_cast<const YieldStmt*>(s)->values);
       case NodeKind::kIfStmt: {
         auto* x = static_cast<const IfStmt*>(s);
         ExprH(x->cond);

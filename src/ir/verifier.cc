@@ -36,13 +36,20 @@ namespace verifier_detail {
 
 std::string_view BindKindName(BindKind k) {
   switch (k) {
-    case BindKind::kParam: return "a function parameter";
-    case BindKind::kAssign: return "an assigned variable";
-    case BindKind::kLoopVar: return "a loop variable";
-    case BindKind::kIterArg: return "a loop iter arg";
-    case BindKind::kReturnVar: return "a return variable of an if/for/while";
-    case BindKind::kSplitVar: return "a pl.split_aiv index";
-    case BindKind::kDynamicDim: return "a dynamic dimension (pl.dynamic)";
+    case BindKind::kParam:
+      return "a function parameter";
+    case BindKind::kAssign:
+      return "an assigned variable";
+    case BindKind::kLoopVar:
+      return "a loop variable";
+    case BindKind::kIterArg:
+      return "a loop iter arg";
+    case BindKind::kReturnVar:
+      return "a return variable of an if/for/while";
+    case BindKind::kSplitVar:
+      return "a pl.split_aiv index";
+    case BindKind::kDynamicDim:
+      return "a dynamic dimension (pl.dynamic)";
   }
   return "?";
 }
@@ -193,8 +200,8 @@ void Verifier::CheckExpr(const Expr* e) {
   }
   if (++depth_ > kMaxDepth) {
     if (!depth_reported_)
-      Error(UseSpan(), fmt::format("expression nested more than {} levels deep; not supported",
-                                   kMaxDepth));
+      Error(UseSpan(),
+            fmt::format("expression nested more than {} levels deep; not supported", kMaxDepth));
     depth_reported_ = true;
     --depth_;
     return;
@@ -265,8 +272,8 @@ const YieldStmt* Verifier::ExpectTrailingYield(const Stmt* body, size_t n, Span 
     return nullptr;
   }
   if (y->values.size() != n)
-    Error(y->span, fmt::format("pl.yield_: {} expects {} value(s), got {}", what, n,
-                               y->values.size()));
+    Error(y->span,
+          fmt::format("pl.yield_: {} expects {} value(s), got {}", what, n, y->values.size()));
   return y;
 }
 
@@ -276,8 +283,7 @@ void Verifier::CheckYieldTypes(const YieldStmt* y, const std::vector<const Type*
   for (size_t i = 0; i < types.size(); ++i)
     if (y->values[i] && !TypesCompatible(y->values[i]->type, types[i]))
       Error(y->span, fmt::format("pl.yield_: value {} has type {} but {} expects {}", i,
-                                 TypeSpelling(y->values[i]->type), what,
-                                 TypeSpelling(types[i])));
+                                 TypeSpelling(y->values[i]->type), what, TypeSpelling(types[i])));
 }
 
 void Verifier::CheckStmt(const Stmt* s) {
@@ -287,8 +293,8 @@ void Verifier::CheckStmt(const Stmt* s) {
   }
   if (++depth_ > kMaxDepth) {
     if (!depth_reported_)
-      Error(s->span, fmt::format("statements nested more than {} levels deep; not supported",
-                                 kMaxDepth));
+      Error(s->span,
+            fmt::format("statements nested more than {} levels deep; not supported", kMaxDepth));
     depth_reported_ = true;
     --depth_;
     return;
@@ -319,8 +325,9 @@ void Verifier::CheckStmt(const Stmt* s) {
       const auto* y = static_cast<const YieldStmt*>(s);
       for (const Expr* v : y->values) CheckExpr(v);
       if (!allowed_yields_.count(y))
-        Error(s->span, "pl.yield_: only allowed as the last statement of a loop body or an if "
-                       "branch");
+        Error(s->span,
+              "pl.yield_: only allowed as the last statement of a loop body or an if "
+              "branch");
       break;
     }
     case NodeKind::kIfStmt:
@@ -382,8 +389,8 @@ void Verifier::CheckIf(const IfStmt* s) {
   if (s->cond) {
     const auto* st = As<ScalarType>(s->cond->type);
     if (!st)
-      Error(s->span, fmt::format("if: condition must be a scalar, got {}",
-                                 TypeSpelling(s->cond->type)));
+      Error(s->span,
+            fmt::format("if: condition must be a scalar, got {}", TypeSpelling(s->cond->type)));
   }
   size_t n = s->return_vars.size();
   std::vector<const Type*> types;
@@ -425,8 +432,8 @@ void Verifier::CheckLoopCarried(const std::vector<const IterArg*>& ias,
                                 const std::vector<const Var*>& rvs, const Stmt* body, Span at,
                                 const char* what) {
   if (!rvs.empty() && rvs.size() != ias.size())
-    Error(at, fmt::format("{}: has {} iter arg(s) but {} result variable(s); they must match",
-                          what, ias.size(), rvs.size()));
+    Error(at, fmt::format("{}: has {} iter arg(s) but {} result variable(s); they must match", what,
+                          ias.size(), rvs.size()));
   std::vector<const Type*> types;
   for (const IterArg* ia : ias) types.push_back(ia ? ia->type : nullptr);
   const YieldStmt* y =
@@ -448,9 +455,9 @@ void Verifier::CheckIterInits(const std::vector<const IterArg*>& ias) {
     }
     CheckExpr(ia->init);
     if (!TypesCompatible(ia->init->type, ia->type))
-      Error(UseSpan(), fmt::format("iter arg '{}' has type {} but its initial value has type {}",
-                                   ia->name_hint, TypeSpelling(ia->type),
-                                   TypeSpelling(ia->init->type)));
+      Error(UseSpan(),
+            fmt::format("iter arg '{}' has type {} but its initial value has type {}",
+                        ia->name_hint, TypeSpelling(ia->type), TypeSpelling(ia->init->type)));
   }
 }
 
@@ -488,15 +495,15 @@ void Verifier::CheckReturn(const ReturnStmt* s) {
   for (const Expr* v : s->values) CheckExpr(v);
   const auto& rts = cur_func_->return_types;
   if (s->values.size() != rts.size()) {
-    Error(s->span, fmt::format("return: function '{}' returns {} value(s), got {}",
-                               cur_func_->name, rts.size(), s->values.size()));
+    Error(s->span, fmt::format("return: function '{}' returns {} value(s), got {}", cur_func_->name,
+                               rts.size(), s->values.size()));
     return;
   }
   for (size_t i = 0; i < rts.size(); ++i)
     if (s->values[i] && !TypesCompatible(s->values[i]->type, rts[i]))
-      Error(s->span, fmt::format("return: value {} has type {} but function '{}' declares {}", i,
-                                 TypeSpelling(s->values[i]->type), cur_func_->name,
-                                 TypeSpelling(rts[i])));
+      Error(s->span,
+            fmt::format("return: value {} has type {} but function '{}' declares {}", i,
+                        TypeSpelling(s->values[i]->type), cur_func_->name, TypeSpelling(rts[i])));
 }
 
 // ======================================================= driver

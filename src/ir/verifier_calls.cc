@@ -3,12 +3,12 @@
 // signature, and op placement against the kind of the enclosing function.
 #include <fmt/format.h>
 
+#include "op_deduce.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/enums.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/structural_equal.h"
-#include "op_deduce.h"
 #include "verifier_internal.h"
 
 namespace pypto::ir::verifier_detail {
@@ -30,8 +30,7 @@ bool TypesCompatible(const Type* actual, const Type* expected) {
       const TensorType* a = AsTensorTypeLike(actual);
       const auto* e = static_cast<const TensorType*>(expected);
       if (!a) return false;
-      if (Isa<DistributedTensorType>(expected) && !Isa<DistributedTensorType>(actual))
-        return false;
+      if (Isa<DistributedTensorType>(expected) && !Isa<DistributedTensorType>(actual)) return false;
       return a->dtype == e->dtype && ShapesCompatible(a->shape, e->shape);
     }
     case NodeKind::kTileType: {
@@ -114,9 +113,9 @@ std::string Verifier::DescribeContext() const {
   if (incore_scope_depth_ > 0)
     return fmt::format("a pl.at(level=pl.Level.CORE_GROUP) scope of function '{}'", f.name);
   if (f.IsHostOrchestrator()) return fmt::format("the host orchestrator '{}'", f.name);
-  if (f.IsKernel())
-    return fmt::format("kernel '{}' ({})", f.name, FunctionTypeName(f.func_type));
-  if (f.IsOrchestration()) return fmt::format("orchestration function '{}' (Orchestration)", f.name);
+  if (f.IsKernel()) return fmt::format("kernel '{}' ({})", f.name, FunctionTypeName(f.func_type));
+  if (f.IsOrchestration())
+    return fmt::format("orchestration function '{}' (Orchestration)", f.name);
   return fmt::format("function '{}' ({})", f.name, FunctionTypeName(f.func_type));
 }
 
@@ -144,8 +143,8 @@ void Verifier::CheckFunctionCall(const Call* c) {
   std::string name = "self." + c->callee;
   auto it = functions_.find(c->callee);
   if (it == functions_.end()) {
-    Error(c->span, fmt::format("{}: program '{}' has no function named '{}'", name, prog_.name,
-                               c->callee));
+    Error(c->span,
+          fmt::format("{}: program '{}' has no function named '{}'", name, prog_.name, c->callee));
     return;
   }
   const Function& callee = *it->second;
@@ -166,9 +165,8 @@ void Verifier::CheckFunctionCall(const Call* c) {
       const auto* ps = As<ScalarType>(p->type);
       if (as && ps && IsInteger(as->dtype) && IsInteger(ps->dtype)) continue;
       if (!TypesCompatible(a->type, p->type))
-        Error(c->span, fmt::format("{}: argument {} has type {} but parameter '{}' is {}", name,
-                                   i, TypeSpelling(a->type), p->name_hint,
-                                   TypeSpelling(p->type)));
+        Error(c->span, fmt::format("{}: argument {} has type {} but parameter '{}' is {}", name, i,
+                                   TypeSpelling(a->type), p->name_hint, TypeSpelling(p->type)));
     }
   }
   const auto& rts = callee.return_types;
@@ -184,11 +182,11 @@ void Verifier::CheckFunctionCall(const Call* c) {
     return;
   }
   if (expected && !TypesCompatible(c->type, expected))
-    Error(c->span, fmt::format("{}: result type {} does not match the return type {} of '{}'",
-                               name, TypeSpelling(c->type), TypeSpelling(expected), c->callee));
+    Error(c->span, fmt::format("{}: result type {} does not match the return type {} of '{}'", name,
+                               TypeSpelling(c->type), TypeSpelling(expected), c->callee));
   if (!expected && c->type && !Isa<UnknownType>(c->type))
-    Error(c->span, fmt::format("{}: '{}' returns nothing but the call is typed {}", name,
-                               c->callee, TypeSpelling(c->type)));
+    Error(c->span, fmt::format("{}: '{}' returns nothing but the call is typed {}", name, c->callee,
+                               TypeSpelling(c->type)));
 }
 
 // defer_wait V1: the signal must be the kernel's own window-bound parameter. The

@@ -14,7 +14,13 @@
 namespace pypto::ir::verifier_detail {
 
 enum class BindKind : uint8_t {
-  kParam, kAssign, kLoopVar, kIterArg, kReturnVar, kSplitVar, kDynamicDim
+  kParam,
+  kAssign,
+  kLoopVar,
+  kIterArg,
+  kReturnVar,
+  kSplitVar,
+  kDynamicDim
 };
 std::string_view BindKindName(BindKind k);
 
@@ -63,9 +69,8 @@ class Verifier {
   void CheckWhile(const WhileStmt* s);
   void CheckReturn(const ReturnStmt* s);
   void CheckIterInits(const std::vector<const IterArg*>& ias);
-  void CheckLoopCarried(const std::vector<const IterArg*>& ias,
-                        const std::vector<const Var*>& rvs, const Stmt* body, Span at,
-                        const char* what);
+  void CheckLoopCarried(const std::vector<const IterArg*>& ias, const std::vector<const Var*>& rvs,
+                        const Stmt* body, Span at, const char* what);
   const YieldStmt* ExpectTrailingYield(const Stmt* body, size_t n, Span at,
                                        const std::string& what);
   void CheckYieldTypes(const YieldStmt* y, const std::vector<const Type*>& types,

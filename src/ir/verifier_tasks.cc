@@ -30,8 +30,9 @@ class TaskChecker : public IRVisitor {
     else if (manual_depth_ > 0)
       diag_.Error(s->span, "pl.manual_scope: cannot be nested inside another pl.manual_scope");
     else if (incore_depth_ > 0)
-      diag_.Error(s->span, "pl.manual_scope: not allowed inside a pl.at(level=pl.Level."
-                           "CORE_GROUP) task; put the tasks inside the manual scope instead");
+      diag_.Error(s->span,
+                  "pl.manual_scope: not allowed inside a pl.at(level=pl.Level."
+                  "CORE_GROUP) task; put the tasks inside the manual scope instead");
     for (const NamedAttr& a : s->attrs)
       diag_.Error(s->span, fmt::format("pl.manual_scope: unexpected argument {}=", a.name));
     ++manual_depth_;

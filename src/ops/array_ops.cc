@@ -70,9 +70,10 @@ const Type* DeduceUpdateElement(DeduceContext& dc) {
 
 void RegisterArrayOps(OpRegistry& r) {
   r.Register("array.create")
-      .Doc("A kernel-local array of `extent` scalars of an integer dtype or pl.BOOL "
-           "(pl.Array[extent, dtype], in the scalar unit's local memory). Upstream's form "
-           "pl.array.create(16, pl.INT32) passes the dtype positionally.")
+      .Doc(
+          "A kernel-local array of `extent` scalars of an integer dtype or pl.BOOL "
+          "(pl.Array[extent, dtype], in the scalar unit's local memory). Upstream's form "
+          "pl.array.create(16, pl.INT32) passes the dtype positionally.")
       .Category("ArrayOp")
       .Arg("extent", "positive integer constant")
       .RequiredKwarg("dtype", KwargType::kDType, "element dtype (integer or pl.BOOL)")
@@ -88,9 +89,10 @@ void RegisterArrayOps(OpRegistry& r) {
       .Deduce(DeduceGetElement);
 
   r.Register("array.update_element")
-      .Doc("The array with element `index` replaced by `value` (functional; `a[index] = value` "
-           "is `a = pl.array.update_element(a, index, value)`). The value has the array's dtype "
-           "(a literal or an INDEX scalar converts).")
+      .Doc(
+          "The array with element `index` replaced by `value` (functional; `a[index] = value` "
+          "is `a = pl.array.update_element(a, index, value)`). The value has the array's dtype "
+          "(a literal or an INDEX scalar converts).")
       .Category("ArrayOp")
       .Arg("array", "pl.Array")
       .Arg("index", "integer scalar in [0, extent)")

@@ -39,8 +39,7 @@ static bool CheckReduceDtype(DeduceContext& dc, int idx, const TensorType* t) {
 static const Type* DeduceBuiltinAllreduce(DeduceContext& dc, bool ring) {
   const DistributedTensorType* src = ExpectDist(dc, 0);
   const DistributedTensorType* sig = ExpectSignal(dc, 1);
-  if (!src || !sig || !CheckReduceDtype(dc, 0, src) || !CheckDtypeKwarg(dc, 0, src))
-    return nullptr;
+  if (!src || !sig || !CheckReduceDtype(dc, 0, src) || !CheckDtypeKwarg(dc, 0, src)) return nullptr;
   if (!EnumKw(dc, "op", EnumKind::kReduceOp, 0)) return nullptr;
   if (ring) {
     if (!CheckRingSignal(dc, 1, sig, false, true)) return nullptr;
@@ -63,8 +62,7 @@ static const Type* DeduceBuiltinBarrier(DeduceContext& dc) {
 static const Type* DeduceBuiltinBroadcast(DeduceContext& dc) {
   const DistributedTensorType* target = ExpectDist(dc, 0);
   const DistributedTensorType* sig = ExpectSignal(dc, 1);
-  if (!target || !sig || !ExpectNrSignalShape(dc, 1, sig, true) ||
-      !CheckDtypeKwarg(dc, 0, target))
+  if (!target || !sig || !ExpectNrSignalShape(dc, 1, sig, true) || !CheckDtypeKwarg(dc, 0, target))
     return nullptr;
   int64_t root = IntKw(dc, "root", 0);
   auto nr = StaticInt(sig->shape[0]);
@@ -113,10 +111,10 @@ static const Type* DeduceBuiltinAllToAllV(DeduceContext& dc) {
     for (int b = a + 1; b < 5; ++b)
       if (!ExpectDistinct(dc, a, b)) return nullptr;
   if (!ExpectRank(dc, 0, input, 2, "[NR * MAX_RECV, SIZE]") ||
-      !ExpectRank(dc, 1, target, 2, "[NR * MAX_RECV, SIZE]") ||
-      !CheckPackedLayout(dc, 0, input) || !CheckPackedLayout(dc, 1, target) ||
-      !ExpectNrSignalShape(dc, 2, sig, false) || !CheckCountsShape(dc, 3, send, true) ||
-      !CheckCountsShape(dc, 4, recv, false) || !CheckDtypeKwarg(dc, 1, target))
+      !ExpectRank(dc, 1, target, 2, "[NR * MAX_RECV, SIZE]") || !CheckPackedLayout(dc, 0, input) ||
+      !CheckPackedLayout(dc, 1, target) || !ExpectNrSignalShape(dc, 2, sig, false) ||
+      !CheckCountsShape(dc, 3, send, true) || !CheckCountsShape(dc, 4, recv, false) ||
+      !CheckDtypeKwarg(dc, 1, target))
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},
@@ -140,8 +138,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .InternalOnly();
 
   r.Register("builtin.tensor.allreduce_ring")
-      .Doc("Host chip-dispatch of a ring pld.tensor.allreduce (TPUT push reduce-scatter + "
-           "allgather).")
+      .Doc(
+          "Host chip-dispatch of a ring pld.tensor.allreduce (TPUT push reduce-scatter + "
+          "allgather).")
       .Category("DistributedOp")
       .Arg("src", "window-bound FP16/FP32 DistributedTensor (InOut)")
       .Arg("signal", "INT32 [2 * (NR - 1) + 1, NR]")
@@ -199,8 +198,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
   }
 
   r.Register("builtin.tensor.all_to_all_v")
-      .Doc("Host chip-dispatch of pld.tensor.all_to_all_v (in-kernel TPUT, MAX_RECV derived "
-           "from the runtime rank count).")
+      .Doc(
+          "Host chip-dispatch of pld.tensor.all_to_all_v (in-kernel TPUT, MAX_RECV derived "
+          "from the runtime rank count).")
       .Category("DistributedOp")
       .Arg("input", "window-bound packed [NR * MAX_RECV, SIZE]")
       .Arg("target", "window-bound packed [NR * MAX_RECV, SIZE] (result)")

@@ -1,7 +1,6 @@
 // Shared deducer helpers (see include/pypto/ir/op_utils.h for the policy on
 // symbolic shapes and the exact diagnostic wording).
 #include "pypto/ir/op_utils.h"
-#include "pypto/ir/printer.h"
 
 #include <fmt/format.h>
 
@@ -10,6 +9,7 @@
 #include "pypto/ir/builder.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/printer.h"
 
 namespace pypto::ir {
 
@@ -294,8 +294,8 @@ const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
   return ctx.Make<TensorType>(std::move(shape), dt, std::move(v));
 }
 
-const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape,
-                                     DataType dt, std::optional<TensorView> view) {
+const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape, DataType dt,
+                                     std::optional<TensorView> view) {
   std::optional<TensorView> v;
   if (view) v = CanonicalTensorView(shape, std::move(*view));
   if (const auto* d = As<DistributedTensorType>(static_cast<const Type*>(like)))
@@ -403,7 +403,6 @@ bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const 
   return false;
 }
 
-
 // ---- more checks ----------------------------------------------------------------
 
 bool ScalarAssignable(const Expr* value, DataType target) {
@@ -504,8 +503,9 @@ CoreAffinity ClassifyCallAffinity(const Call* call) {
   if (call == nullptr || call->op == nullptr) return CoreAffinity::kShared;
   if (call->op->name == "tile.move" && !call->args.empty()) {
     auto from = MemOf(call->args[0]->type), to = MemOf(call->type);
-    if (from && to && ((IsCubeMemory(*from) && IsVectorMemory(*to)) ||
-                       (IsVectorMemory(*from) && IsCubeMemory(*to))))
+    if (from && to &&
+        ((IsCubeMemory(*from) && IsVectorMemory(*to)) ||
+         (IsVectorMemory(*from) && IsCubeMemory(*to))))
       return CoreAffinity::kMixed;
   }
   if (call->op->affinity != CoreAffinity::kDerived) return call->op->affinity;

@@ -21,9 +21,10 @@ const Type* DeduceFence(DeduceContext& dc) { return dc.ctx.Unknown(); }
 const Type* DeduceCacheInvalid(DeduceContext& dc) {
   if (dc.args.empty()) return dc.ctx.Unknown();
   if (dc.args.size() != 3)
-    return dc.Error(fmt::format("expects no arguments (whole GM) or (tensor, shapes, offsets) "
-                                "for one region, got {} arguments",
-                                dc.args.size()));
+    return dc.Error(
+        fmt::format("expects no arguments (whole GM) or (tensor, shapes, offsets) "
+                    "for one region, got {} arguments",
+                    dc.args.size()));
   const TensorType* t = ExpectTensor(dc, 0, /*allow_distributed=*/true);
   if (!t) return nullptr;
   const MakeTuple* shp = ExpectIndexTuple(dc, 1, t->rank(), "'tensor'");
@@ -39,8 +40,9 @@ const Type* DeduceCacheInvalid(DeduceContext& dc) {
 
 void RegisterSystemOps(OpRegistry& r) {
   r.Register("system.fence")
-      .Doc("Order all preceding GM accesses of this core before all following ones "
-           "(a full GM fence).")
+      .Doc(
+          "Order all preceding GM accesses of this core before all following ones "
+          "(a full GM fence).")
       .Category("SyncOp")
       .Affinity(CoreAffinity::kShared)
       .NoArgWrites()
@@ -48,8 +50,9 @@ void RegisterSystemOps(OpRegistry& r) {
       .Deduce(DeduceFence);
 
   r.Register("system.cacheinvalid")
-      .Doc("Invalidate data-cache lines so later reads see GM: with no arguments the whole GM "
-           "cache, or with (tensor, shapes, offsets) one region of a tensor.")
+      .Doc(
+          "Invalidate data-cache lines so later reads see GM: with no arguments the whole GM "
+          "cache, or with (tensor, shapes, offsets) one region of a tensor.")
       .Category("SyncOp")
       .OptionalArg("tensor", "pl.Tensor or pld.DistributedTensor")
       .OptionalArg("shapes", "region extents, one per tensor dim")

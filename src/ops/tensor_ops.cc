@@ -128,8 +128,8 @@ const Type* DeduceBinary(DeduceContext& dc) {
   }
   const TensorType* r = AsTensorTypeLike(rhs->type);
   if (!r)
-    return dc.ErrorAt(1, "must be a pl.Tensor, pld.DistributedTensor or scalar, got " +
-                             TypeStr(rhs->type));
+    return dc.ErrorAt(
+        1, "must be a pl.Tensor, pld.DistributedTensor or scalar, got " + TypeStr(rhs->type));
   if (r->dtype != lhs->dtype)
     return dc.ErrorAt(1, fmt::format("dtype {} does not match 'lhs' dtype {}", DTypeStr(r->dtype),
                                      DTypeStr(lhs->dtype)));
@@ -151,8 +151,9 @@ const Type* DeduceBinaryScalar(DeduceContext& dc) {
   if (!lhs) return nullptr;
   const Expr* rhs = dc.args.size() > 1 ? dc.args[1] : nullptr;
   if (rhs && AsTensorTypeLike(rhs->type))
-    return dc.ErrorAt(1, fmt::format("must be a scalar, got {}; for two tensors use pl.tensor.{}",
-                                     TypeStr(rhs->type), dc.op.name.substr(7, dc.op.name.size() - 8)));
+    return dc.ErrorAt(1,
+                      fmt::format("must be a scalar, got {}; for two tensors use pl.tensor.{}",
+                                  TypeStr(rhs->type), dc.op.name.substr(7, dc.op.name.size() - 8)));
   if (!ExpectScalar(dc, 1)) return nullptr;
   if (!ScalarAssignable(rhs, lhs->dtype))
     return dc.ErrorAt(1, fmt::format("scalar dtype {} does not match 'lhs' dtype {}",
@@ -228,8 +229,8 @@ const Type* DeduceSlice(DeduceContext& dc) {
       for (size_t k = 0; k < r; ++k) {
         auto a = StaticInt(vs->elements[k]), b = StaticInt(shape->elements[k]);
         if (a && (*a < 0 || (b && *a > *b)))
-          return dc.ErrorAt(3, fmt::format("dim {} is {}, outside [0, {}]", k, *a,
-                                           DimStr(shape->elements[k])));
+          return dc.ErrorAt(
+              3, fmt::format("dim {} is {}, outside [0, {}]", k, *a, DimStr(shape->elements[k])));
       }
       valid = vs->elements;
     }
@@ -268,8 +269,8 @@ const Type* DeduceSlice(DeduceContext& dc) {
     }
   }
   // Strides of the parent: its recorded view strides, or packed ones.
-  Shape parent_stride = in->view && !in->view->stride.empty() ? in->view->stride
-                                                              : PackedStrides(dc.ctx, in->shape);
+  Shape parent_stride =
+      in->view && !in->view->stride.empty() ? in->view->stride : PackedStrides(dc.ctx, in->shape);
   Shape out_shape, out_valid, out_stride;
   for (size_t k = 0; k < r; ++k) {
     if (drop[k]) continue;
@@ -323,9 +324,10 @@ void RegisterTensorOps(OpRegistry& r) {
       .Deduce(DeduceCreate);
 
   r.Register("tensor.view")
-      .Doc("Reinterpret a tensor over the same memory: optionally a new shape with the same "
-           "element count, a valid_shape narrowing, and a layout. A pld.DistributedTensor "
-           "input yields a pld.DistributedTensor (same window buffer).")
+      .Doc(
+          "Reinterpret a tensor over the same memory: optionally a new shape with the same "
+          "element count, a valid_shape narrowing, and a layout. A pld.DistributedTensor "
+          "input yields a pld.DistributedTensor (same window buffer).")
       .Category("TensorOp")
       .Arg("input", "pl.Tensor or pld.DistributedTensor")
       .OptionalArg("shape", "new shape (same element count)")
@@ -343,8 +345,9 @@ void RegisterTensorOps(OpRegistry& r) {
       .Deduce(DeduceRead);
 
   r.Register("tensor.write")
-      .Doc("Write one element of a tensor (scalar D-cache access). Returns the tensor, for "
-           "chaining.")
+      .Doc(
+          "Write one element of a tensor (scalar D-cache access). Returns the tensor, for "
+          "chaining.")
       .Category("TensorOp")
       .Arg("tensor", "pl.Tensor or pld.DistributedTensor (written)")
       .Arg("indices", "one index per dimension")
@@ -365,10 +368,11 @@ void RegisterTensorOps(OpRegistry& r) {
   RegisterBinaryScalar(r, "divs", "quotient");
 
   r.Register("tensor.assemble")
-      .Doc("Write `source` into the region of `target` starting at `offset` (same rank and "
-           "dtype; the region must fit). Only the source's valid region is written. Returns "
-           "the written target (its type), like pl.tile.store. On a pld.DistributedTensor it "
-           "writes this rank's own slice.")
+      .Doc(
+          "Write `source` into the region of `target` starting at `offset` (same rank and "
+          "dtype; the region must fit). Only the source's valid region is written. Returns "
+          "the written target (its type), like pl.tile.store. On a pld.DistributedTensor it "
+          "writes this rank's own slice.")
       .Category("TensorOp")
       .Arg("target", "pl.Tensor or pld.DistributedTensor (written)")
       .Arg("source", "pl.Tensor or pld.DistributedTensor of the target's rank and dtype")
@@ -385,10 +389,11 @@ void RegisterTensorOps(OpRegistry& r) {
       .Deduce(DeduceCast);
 
   r.Register("tensor.slice")
-      .Doc("A view of a rectangular region [offset, offset + shape) of a tensor. valid_shape "
-           "(empty = none) narrows the valid region; drop_dims erases extent-1 axes from the "
-           "result type, so x[r] on a world-shaped [NR, ...] host tensor is "
-           "slice(x, [1, ...], [r, 0, ...], [], [0]). Keeps the input's kind.")
+      .Doc(
+          "A view of a rectangular region [offset, offset + shape) of a tensor. valid_shape "
+          "(empty = none) narrows the valid region; drop_dims erases extent-1 axes from the "
+          "result type, so x[r] on a world-shaped [NR, ...] host tensor is "
+          "slice(x, [1, ...], [r, 0, ...], [], [0]). Keeps the input's kind.")
       .Category("TensorOp")
       .Arg("input", "pl.Tensor or pld.DistributedTensor")
       .Arg("shape", "region extents, one per input dim")

@@ -32,8 +32,9 @@ std::optional<MemorySpace> OnChipMemKwarg(DeduceContext& dc, const char* name, b
   if (!a) return std::nullopt;
   auto m = static_cast<MemorySpace>(a->i);
   if (m == MemorySpace::kDDR) {
-    dc.KwargError(name, "pl.Mem.DDR is not an on-chip memory space; use pl.Mem.Vec, pl.Mem.Mat, "
-                        "pl.Mem.Left, pl.Mem.Right, pl.Mem.Acc or pl.Mem.Bias");
+    dc.KwargError(name,
+                  "pl.Mem.DDR is not an on-chip memory space; use pl.Mem.Vec, pl.Mem.Mat, "
+                  "pl.Mem.Left, pl.Mem.Right, pl.Mem.Acc or pl.Mem.Bias");
     ok = false;
   }
   return m;
@@ -128,9 +129,9 @@ const Type* DeduceStore(DeduceContext& dc) {
     if (!shp || !ExpectPositiveDims(dc, 3, shp->elements)) return nullptr;
     auto n_region = StaticNumel(shp->elements), n_tile = StaticNumel(tile->shape);
     if (n_region && n_tile && *n_region != *n_tile)
-      return dc.ErrorAt(3, fmt::format("region {} has {} elements but 'tile' {} has {}",
-                                       ShapeStr(shp->elements), *n_region, ShapeStr(tile->shape),
-                                       *n_tile));
+      return dc.ErrorAt(
+          3, fmt::format("region {} has {} elements but 'tile' {} has {}", ShapeStr(shp->elements),
+                         *n_region, ShapeStr(tile->shape), *n_tile));
     extents = shp->elements;
   } else {
     if (tile->rank() != out->rank())
@@ -193,8 +194,9 @@ const Type* DeduceFillPad(DeduceContext& dc) {
     return dc.ErrorAt(0, "must be in pl.Mem.Vec, got " + MemStr(*t->memory_space));
   auto pad = static_cast<PadValue>(dc.IntKwarg("pad_value", static_cast<int>(PadValue::kZero)));
   if (pad == PadValue::kNull)
-    return dc.KwargError("pad_value", "pl.PadValue.null fills nothing; use pl.PadValue.zero, "
-                                      "pl.PadValue.max or pl.PadValue.min");
+    return dc.KwargError("pad_value",
+                         "pl.PadValue.null fills nothing; use pl.PadValue.zero, "
+                         "pl.PadValue.max or pl.PadValue.min");
   TileView v = t->view.value_or(TileView{});
   v.valid_shape.clear();  // every element now holds data
   v.pad = pad;
@@ -244,11 +246,12 @@ const Type* DeduceTileWrite(DeduceContext& dc) {
 
 void RegisterTileMemoryOps(OpRegistry& r) {
   r.Register("tile.load")
-      .Doc("Load the region [offsets, offsets + shapes) of a GM tensor into an on-chip tile. "
-           "valid_shape (default: shapes) marks the meaningful part; it is narrowed to what "
-           "the tensor's valid region supplies where statically known. target_memory sets the "
-           "tile's memory space (unset = inferred later). clamp=True clamps the region to the "
-           "tensor instead of requiring it to be in bounds.")
+      .Doc(
+          "Load the region [offsets, offsets + shapes) of a GM tensor into an on-chip tile. "
+          "valid_shape (default: shapes) marks the meaningful part; it is narrowed to what "
+          "the tensor's valid region supplies where statically known. target_memory sets the "
+          "tile's memory space (unset = inferred later). clamp=True clamps the region to the "
+          "tensor instead of requiring it to be in bounds.")
       .Category("TileOp")
       .Arg("tensor", "pl.Tensor or pld.DistributedTensor")
       .Arg("offsets", "region start, one per tensor dim")
@@ -264,10 +267,11 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Deduce(DeduceLoad);
 
   r.Register("tile.store")
-      .Doc("Store a tile's valid region into a GM tensor at offsets; returns the output tensor "
-           "(out = pl.tile.store(t, offsets, out)). shapes maps a tile onto a tensor region of "
-           "a different rank (same element count). atomic=pld.AtomicType.Add accumulates "
-           "(FP32/BF16/FP16/INT32/INT16/INT8; BF16 on a2a3 only).")
+      .Doc(
+          "Store a tile's valid region into a GM tensor at offsets; returns the output tensor "
+          "(out = pl.tile.store(t, offsets, out)). shapes maps a tile onto a tensor region of "
+          "a different rank (same element count). atomic=pld.AtomicType.Add accumulates "
+          "(FP32/BF16/FP16/INT32/INT16/INT8; BF16 on a2a3 only).")
       .Category("TileOp")
       .Arg("tile", "pl.Tile in pl.Mem.Vec or pl.Mem.Acc")
       .Arg("offsets", "region start, one per output_tensor dim")
@@ -297,8 +301,9 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Deduce(DeduceCreate);
 
   r.Register("tile.set_validshape")
-      .Doc("The same 2-D tile with its valid region set to [valid_rows, valid_cols] (metadata "
-           "only; no data moves).")
+      .Doc(
+          "The same 2-D tile with its valid region set to [valid_rows, valid_cols] (metadata "
+          "only; no data moves).")
       .Category("TileOp")
       .Arg("tile", "2-D pl.Tile")
       .Arg("valid_rows", "integer scalar in [0, rows]")
@@ -308,8 +313,9 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Deduce(DeduceSetValidShape);
 
   r.Register("tile.fillpad_inplace")
-      .Doc("Fill the elements outside a Vec tile's valid region with pad_value (default zero), "
-           "in place; the result is the same tile, now fully valid.")
+      .Doc(
+          "Fill the elements outside a Vec tile's valid region with pad_value (default zero), "
+          "in place; the result is the same tile, now fully valid.")
       .Category("TileOp")
       .Arg("tile", "pl.Tile in pl.Mem.Vec (read and written)")
       .EnumKwarg("pad_value", EnumKind::kPadValue, "zero, max or min",
@@ -322,9 +328,10 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Deduce(DeduceFillPad);
 
   r.Register("tile.move")
-      .Doc("Copy a tile to another on-chip memory space (default pl.Mem.Vec), optionally "
-           "changing its block/scatter layout. Crossing between cube spaces (Mat, Left, Right, "
-           "Acc, Bias) and Vec makes the call MIXED (see ClassifyCallAffinity).")
+      .Doc(
+          "Copy a tile to another on-chip memory space (default pl.Mem.Vec), optionally "
+          "changing its block/scatter layout. Crossing between cube spaces (Mat, Left, Right, "
+          "Acc, Bias) and Vec makes the call MIXED (see ClassifyCallAffinity).")
       .Category("TileOp")
       .Arg("tile", "pl.Tile")
       .EnumKwarg("target_memory", EnumKind::kMemorySpace, "destination space",

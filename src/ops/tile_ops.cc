@@ -69,9 +69,9 @@ const Type* DeduceTileBinaryScalar(DeduceContext& dc) {
   if (!lhs || !ExpectVecOrUnset(dc, 0, lhs)) return nullptr;
   const Expr* rhs = dc.args.size() > 1 ? dc.args[1] : nullptr;
   if (rhs && Isa<TileType>(rhs->type))
-    return dc.ErrorAt(1, fmt::format("must be a scalar, got {}; for two tiles use pl.tile.{}",
-                                     TypeStr(rhs->type),
-                                     dc.op.name.substr(5, dc.op.name.size() - 6)));
+    return dc.ErrorAt(
+        1, fmt::format("must be a scalar, got {}; for two tiles use pl.tile.{}", TypeStr(rhs->type),
+                       dc.op.name.substr(5, dc.op.name.size() - 6)));
   if (!ExpectScalar(dc, 1)) return nullptr;
   if (!ScalarAssignable(rhs, lhs->dtype))
     return dc.ErrorAt(1, fmt::format("scalar dtype {} does not match 'lhs' dtype {}",

@@ -7,8 +7,8 @@
 
 namespace pypto::ir {
 
-void RegisterTileMemoryOps(OpRegistry& r);      // tile_memory_ops.cc
-void RegisterTileElementwiseOps(OpRegistry& r); // tile_ops.cc
-void RegisterTileShapeOps(OpRegistry& r);       // tile_shape_ops.cc
+void RegisterTileMemoryOps(OpRegistry& r);       // tile_memory_ops.cc
+void RegisterTileElementwiseOps(OpRegistry& r);  // tile_ops.cc
+void RegisterTileShapeOps(OpRegistry& r);        // tile_shape_ops.cc
 
 }  // namespace pypto::ir

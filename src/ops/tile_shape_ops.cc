@@ -47,8 +47,7 @@ const Type* DeduceRowSum(DeduceContext& dc) {
     return dc.ErrorAt(1, fmt::format("dtype {} does not match 'tile' dtype {}",
                                      DTypeStr(tmp->dtype), DTypeStr(t->dtype)));
   if (tmp->rank() != t->rank())
-    return dc.ErrorAt(1, fmt::format("has rank {} but 'tile' has rank {}", tmp->rank(),
-                                     t->rank()));
+    return dc.ErrorAt(1, fmt::format("has rank {} but 'tile' has rank {}", tmp->rank(), t->rank()));
   for (size_t k = 0; k < t->rank(); ++k) {
     auto need = StaticInt(t->shape[k]), have = StaticInt(tmp->shape[k]);
     if (need && have && *have < *need)
@@ -96,10 +95,11 @@ const Type* DeduceReshape(DeduceContext& dc) {
 
 void RegisterTileShapeOps(OpRegistry& r) {
   r.Register("tile.row_sum")
-      .Doc("Row sums of a 2-D Vec tile: [rows, cols] -> [rows, 1] (column-major block layout; "
-           "the valid rows are the input's, each summing its valid columns left to right in the "
-           "tile dtype). tmp_tile is the TROWSUM scratch tile: same dtype and rank, at least as "
-           "large as the input. FP32, FP16, INT32, INT16.")
+      .Doc(
+          "Row sums of a 2-D Vec tile: [rows, cols] -> [rows, 1] (column-major block layout; "
+          "the valid rows are the input's, each summing its valid columns left to right in the "
+          "tile dtype). tmp_tile is the TROWSUM scratch tile: same dtype and rank, at least as "
+          "large as the input. FP32, FP16, INT32, INT16.")
       .Category("TileOp")
       .Arg("tile", "2-D pl.Tile in pl.Mem.Vec")
       .Arg("tmp_tile", "scratch pl.Tile in pl.Mem.Vec, same dtype, >= the input in every dim")
@@ -112,9 +112,10 @@ void RegisterTileShapeOps(OpRegistry& r) {
       .Deduce(DeduceRowSum);
 
   r.Register("tile.reshape")
-      .Doc("The same elements, in row-major order, under a new static shape with the same "
-           "element count; same memory space. The input must be fully valid. The result's "
-           "block layout follows its shape (column-major for [N, 1], N > 1).")
+      .Doc(
+          "The same elements, in row-major order, under a new static shape with the same "
+          "element count; same memory space. The input must be fully valid. The result's "
+          "block layout follows its shape (column-major for [N, 1], N > 1).")
       .Category("TileOp")
       .Arg("tile", "fully valid pl.Tile with a static shape")
       .Arg("shape", "new static shape, same element count")

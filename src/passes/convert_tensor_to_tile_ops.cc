@@ -52,8 +52,8 @@ class KernelConverter : public IRMutator {
     params_.insert(f.params.begin(), f.params.end());
   }
 
-  std::vector<const Stmt*> entry;        // entry tile.loads
-  std::vector<NewOut> new_outs;          // appended Out params
+  std::vector<const Stmt*> entry;                    // entry tile.loads
+  std::vector<NewOut> new_outs;                      // appended Out params
   std::unordered_map<const Var*, const Var*> tiles;  // converted tensor var -> tile var
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
@@ -157,9 +157,9 @@ class KernelConverter : public IRMutator {
   const Var* LoadTile(const Expr* t, const TensorType* tt, const std::string& name, Span span,
                       std::vector<const Stmt*>& out) {
     b_.SetSpan(span);
-    const Call* ld = b_.TryOp(
-        "tile.load", {t, Zeros(tt->rank()), b_.Tuple(tt->shape)},
-        {{"target_memory", Attr::Int(static_cast<int>(MemorySpace::kVec))}}, {}, diag_);
+    const Call* ld =
+        b_.TryOp("tile.load", {t, Zeros(tt->rank()), b_.Tuple(tt->shape)},
+                 {{"target_memory", Attr::Int(static_cast<int>(MemorySpace::kVec))}}, {}, diag_);
     if (!ld) return nullptr;
     const Var* v = ctx_.NewVar(name, ld->type, span);
     out.push_back(ctx_.Make<AssignStmt>(v, ld, span));
@@ -195,7 +195,8 @@ class KernelConverter : public IRMutator {
   // 2.0)`, `out[...] = pl.mul(x, 2.0)`) becomes its own statement `<hint> = ...` first:
   // a view is then loaded from a Var (what the PTO emitter reads), a nested
   // element-wise op is converted like a top-level one.
-  const Expr* NameNested(const Expr* e, const char* hint, std::vector<const Stmt*>& pre, Span span) {
+  const Expr* NameNested(const Expr* e, const char* hint, std::vector<const Stmt*>& pre,
+                         Span span) {
     if (!Isa<Call>(e) || !util::TensorTypeOf(e)) return e;
     const Var* v = ctx_.NewVar(hint, e->type, span);
     if (const Stmt* st = MutateStmt(ctx_.Make<AssignStmt>(v, e, span)))
@@ -214,8 +215,8 @@ class KernelConverter : public IRMutator {
     // A nested view target (`pl.assemble(y[0:4, :], src, [0, 0])`) is named too.
     const Expr* target = NameNested(c->args[0], "assemble_dst", pre, span);
     b_.SetSpan(span);
-    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(target)}, {},
-                    c->attrs, diag_);
+    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(target)}, {}, c->attrs,
+                    diag_);
   }
 
   // rows/cols of the staging tile for a transfer of `extent`.
@@ -234,9 +235,10 @@ class KernelConverter : public IRMutator {
     if (chunk_rows > 0) r = r >= 0 ? std::min(r, chunk_rows) : chunk_rows;
     if (chunk_cols > 0) col = col >= 0 ? std::min(col, chunk_cols) : chunk_cols;
     if (r < 0 || col < 0) {
-      diag_.Error(span, fmt::format("convert-tensor-to-tile-ops: {}: the transfer extent is "
-                                    "dynamic; set chunk_rows / chunk_cols to bound the staging tile",
-                                    c->OpName()));
+      diag_.Error(span,
+                  fmt::format("convert-tensor-to-tile-ops: {}: the transfer extent is "
+                              "dynamic; set chunk_rows / chunk_cols to bound the staging tile",
+                              c->OpName()));
       return false;
     }
     *rows = ctx_.Int(r);
@@ -252,8 +254,10 @@ class KernelConverter : public IRMutator {
       // A converted value or a tile passes through; a GM source is bridged by
       // a load right before the store (not hoisted: the tensor may change).
       const Expr* src = nullptr;
-      if (const Var* v = AsVarLike(c->args[0]); v && tiles.count(v)) src = tiles.at(v);
-      else if (Isa<TileType>(args[0]->type)) src = args[0];
+      if (const Var* v = AsVarLike(c->args[0]); v && tiles.count(v))
+        src = tiles.at(v);
+      else if (Isa<TileType>(args[0]->type))
+        src = args[0];
       else if (const TensorType* tt = util::TensorTypeOf(args[0])) {
         const Var* v = AsVarLike(c->args[0]);
         src = LoadTile(args[0], tt, (v ? v->name_hint : std::string("src")) + "_tile", span, pre);
@@ -320,7 +324,8 @@ void CheckLeftoverUses(const Stmt* body, const std::unordered_map<const Var*, co
                        DiagnosticEngine& diag) {
   class V : public IRVisitor {
    public:
-    V(const std::unordered_map<const Var*, const Var*>& t, DiagnosticEngine& d) : tiles(t), diag(d) {}
+    V(const std::unordered_map<const Var*, const Var*>& t, DiagnosticEngine& d)
+        : tiles(t), diag(d) {}
     void VisitStmt(const Stmt* s) override {
       if (s) cur = s;
       IRVisitor::VisitStmt(s);
@@ -375,13 +380,14 @@ class CallSiteUpdater : public IRMutator {
     std::vector<const Expr*> args = MutateExprs(c->args, &ch);
     b_.SetSpan(span);
     for (const NewOut& o : it->second) {
-      const Call* cr = b_.Op("tensor.create", {b_.Tuple(o.type->shape)}, {{"dtype", Attr::DType(o.type->dtype)}});
+      const Call* cr = b_.Op("tensor.create", {b_.Tuple(o.type->shape)},
+                             {{"dtype", Attr::DType(o.type->dtype)}});
       const Var* v = ctx_.NewVar(o.param->name_hint, cr->type, span);
       pre.push_back(ctx_.Make<AssignStmt>(v, cr, span));
       args.push_back(v);
     }
-    return ctx_.Make<Call>(nullptr, c->callee, std::move(args), c->kwargs, MutateAttrs(c->attrs, &ch),
-                           c->type, c->span);
+    return ctx_.Make<Call>(nullptr, c->callee, std::move(args), c->kwargs,
+                           MutateAttrs(c->attrs, &ch), c->type, c->span);
   }
   const std::unordered_map<std::string, std::vector<NewOut>>& outs_;
   IRBuilder b_;

@@ -20,9 +20,9 @@
 #include <unordered_set>
 
 #include "pass_util.h"
-#include "structured_liveness.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/passes/passes.h"
+#include "structured_liveness.h"
 
 namespace pypto::passes {
 
@@ -53,8 +53,16 @@ bool HasOwnBreakOrContinue(const Stmt* s) {
    public:
     void Visit_BreakStmt(const BreakStmt*) override { found |= depth == 0; }
     void Visit_ContinueStmt(const ContinueStmt*) override { found |= depth == 0; }
-    void Visit_ForStmt(const ForStmt* f) override { ++depth; IRVisitor::Visit_ForStmt(f); --depth; }
-    void Visit_WhileStmt(const WhileStmt* w) override { ++depth; IRVisitor::Visit_WhileStmt(w); --depth; }
+    void Visit_ForStmt(const ForStmt* f) override {
+      ++depth;
+      IRVisitor::Visit_ForStmt(f);
+      --depth;
+    }
+    void Visit_WhileStmt(const WhileStmt* w) override {
+      ++depth;
+      IRVisitor::Visit_WhileStmt(w);
+      --depth;
+    }
     bool found = false;
     int depth = 0;
   } v;
@@ -106,7 +114,10 @@ class SSAConverter : public IRMutator {
     std::vector<const Var*> carried = Carried(s, s->body);
     LocalVersions locals = SaveLocals(s, s->body);
     if (!carried.empty() && HasOwnBreakOrContinue(s->body))
-      diag_.Error(s->span, fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' is not supported; restructure the loop with a condition", carried[0]->name_hint));
+      diag_.Error(s->span,
+                  fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' "
+                              "is not supported; restructure the loop with a condition",
+                              carried[0]->name_hint));
     const Expr* start = MutateExpr(s->start);
     const Expr* stop = MutateExpr(s->stop);
     const Expr* step = MutateExpr(s->step);
@@ -131,7 +142,10 @@ class SSAConverter : public IRMutator {
     std::vector<const Var*> carried = Carried(s, s->body);
     LocalVersions locals = SaveLocals(s, s->body);
     if (!carried.empty() && HasOwnBreakOrContinue(s->body))
-      diag_.Error(s->span, fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' is not supported; restructure the loop with a condition", carried[0]->name_hint));
+      diag_.Error(s->span,
+                  fmt::format("convert-to-ssa: 'break'/'continue' in a loop that re-assigns '{}' "
+                              "is not supported; restructure the loop with a condition",
+                              carried[0]->name_hint));
     bool ch = false;
     std::unordered_set<const Var*> scope = defined_;
     std::vector<const IterArg*> ias = MutateIterArgs(s->iter_args, &ch);
@@ -185,14 +199,15 @@ class SSAConverter : public IRMutator {
     for (const auto& [k, v] : else_subst) subst_.emplace(k, v);
     for (const Var* v : dead) {
       auto it = before_subst.find(v);
-      if (it != before_subst.end()) subst_[v] = it->second;
-      else subst_.erase(v);
+      if (it != before_subst.end())
+        subst_[v] = it->second;
+      else
+        subst_.erase(v);
     }
     defined_ = before_def;  // + the merged Vars below: one-branch names end with it
     bool ch = false;
     std::vector<const Var*> rvs = MutateVarDefs(s->return_vars, &ch);
-    if (merged.empty())
-      return ctx_.Make<IfStmt>(cond, then_b, else_b, std::move(rvs), s->span);
+    if (merged.empty()) return ctx_.Make<IfStmt>(cond, then_b, else_b, std::move(rvs), s->span);
     std::vector<const Expr*> tv, ev;
     for (const Var* v : merged) {
       tv.push_back(version(then_subst, v));
@@ -231,8 +246,10 @@ class SSAConverter : public IRMutator {
   }
   void RestoreLocals(const LocalVersions& locals) {
     for (const auto& [v, e] : locals) {
-      if (e) Substitute(v, e);
-      else subst_.erase(v);
+      if (e)
+        Substitute(v, e);
+      else
+        subst_.erase(v);
     }
   }
   std::vector<const IterArg*> OpenCarried(const std::vector<const Var*>& carried) {

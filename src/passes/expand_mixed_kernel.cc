@@ -35,10 +35,17 @@ class ExpandMixedKernelPass : public Pass {
       const Call* mixed = nullptr;
       walk::ForEachCall(f->body, [&](const Call* c, const Stmt*) {
         switch (ClassifyCallAffinity(c)) {
-          case CoreAffinity::kCube: if (!cube) cube = c; break;
-          case CoreAffinity::kVector: if (!vec) vec = c; break;
-          case CoreAffinity::kMixed: if (!mixed) mixed = c; break;
-          default: break;
+          case CoreAffinity::kCube:
+            if (!cube) cube = c;
+            break;
+          case CoreAffinity::kVector:
+            if (!vec) vec = c;
+            break;
+          case CoreAffinity::kMixed:
+            if (!mixed) mixed = c;
+            break;
+          default:
+            break;
         }
       });
       if (mixed || (cube && vec)) {

@@ -117,8 +117,8 @@ class CallArgFlattener : public IRMutator {
     AttrList attrs = MutateAttrs(c->attrs, &at_changed);
     if (!changed && !kw_changed && !at_changed) return c;
     if (c->op) return RebuildOpCall(c, std::move(args), std::move(kwargs), std::move(attrs));
-    return ctx_.Make<Call>(nullptr, c->callee, std::move(args), std::move(kwargs),
-                           std::move(attrs), c->type, c->span);
+    return ctx_.Make<Call>(nullptr, c->callee, std::move(args), std::move(kwargs), std::move(attrs),
+                           c->type, c->span);
   }
 
   const Stmt* Mutate_YieldStmt(const YieldStmt* s) override {
@@ -194,6 +194,8 @@ class FlattenCallArgsPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateFlattenCallArgsPass() { return std::make_unique<FlattenCallArgsPass>(); }
+std::unique_ptr<Pass> CreateFlattenCallArgsPass() {
+  return std::make_unique<FlattenCallArgsPass>();
+}
 
 }  // namespace pypto::passes

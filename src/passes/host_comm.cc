@@ -26,13 +26,17 @@ const std::vector<CollectiveInfo>& Table() {
       {"pld.tensor.allreduce", "builtin.tensor.allreduce", 0, 0, {D::kInOut, D::kInOut}},
       {"pld.tensor.barrier", "builtin.tensor.barrier", 0, -1, {D::kInOut}},
       {"pld.tensor.broadcast", "builtin.tensor.broadcast", 0, 0, {D::kInOut, D::kInOut}},
-      {"pld.tensor.reduce_scatter", "builtin.tensor.reduce_scatter", 0, 0,
-       {D::kInOut, D::kInOut}},
-      {"pld.tensor.allgather", "builtin.tensor.allgather", 1, 1,
+      {"pld.tensor.reduce_scatter", "builtin.tensor.reduce_scatter", 0, 0, {D::kInOut, D::kInOut}},
+      {"pld.tensor.allgather", "builtin.tensor.allgather", 1, 1, {D::kInput, D::kInOut, D::kInOut}},
+      {"pld.tensor.all_to_all",
+       "builtin.tensor.all_to_all",
+       1,
+       1,
        {D::kInput, D::kInOut, D::kInOut}},
-      {"pld.tensor.all_to_all", "builtin.tensor.all_to_all", 1, 1,
-       {D::kInput, D::kInOut, D::kInOut}},
-      {"pld.tensor.all_to_all_v", "builtin.tensor.all_to_all_v", 1, 1,
+      {"pld.tensor.all_to_all_v",
+       "builtin.tensor.all_to_all_v",
+       1,
+       1,
        {D::kInput, D::kInOut, D::kInOut, D::kInput, D::kInOut}},
   };
   return t;
@@ -76,17 +80,17 @@ bool CheckCommDomainsMaterialized(const Program& prog, std::string* why) {
       if (!s || !ok) return;
       if (auto* a = As<AssignStmt>(s)) {
         auto* c = As<Call>(a->value);
-        const Attr* n = c && c->IsOp("pld.tensor.alloc_window_buffer")
-                            ? FindAttr(c->kwargs, "name")
-                            : nullptr;
+        const Attr* n =
+            c && c->IsOp("pld.tensor.alloc_window_buffer") ? FindAttr(c->kwargs, "name") : nullptr;
         if (n && n->kind == Attr::Kind::kString &&
             std::none_of(scopes.begin(), scopes.end(), [&](const CommDomainScopeStmt* d) {
               return std::find(d->slots.begin(), d->slots.end(), n->s) != d->slots.end();
             })) {
           if (why)
-            *why = fmt::format("host orchestrator '{}': window '{}' is not in a pld.comm_domain "
-                               "scope",
-                               f->name, n->s);
+            *why = fmt::format(
+                "host orchestrator '{}': window '{}' is not in a pld.comm_domain "
+                "scope",
+                f->name, n->s);
           ok = false;
         }
         return;

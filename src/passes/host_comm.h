@@ -23,10 +23,10 @@ bool IsHostOrch(const ir::Function& f);
 
 // One host-rail collective.
 struct CollectiveInfo {
-  std::string_view op;       // "pld.tensor.allreduce"
-  std::string_view builtin;  // "builtin.tensor.allreduce" (ring: see BuiltinName)
-  int result_arg;            // the window returned as the result (window-as-result)
-  int data_arg;              // the data window whose domain the others inherit (-1: none)
+  std::string_view op;                 // "pld.tensor.allreduce"
+  std::string_view builtin;            // "builtin.tensor.allreduce" (ring: see BuiltinName)
+  int result_arg;                      // the window returned as the result (window-as-result)
+  int data_arg;                        // the data window whose domain the others inherit (-1: none)
   std::vector<ir::ArgDirection> dirs;  // dispatch direction per argument
 };
 

@@ -1,13 +1,11 @@
 // infer-tile-memory-space: every kernel tile gets a memory space. A tile.load /
-// tile.create / pld.tile.remote_load whose result has none gets `target_memory=` set to the space its
-// first consumer requires (the consumer op's declared input memory for that
-// argument; the first listed space when several are allowed), else pl.Mem.Vec;
-// its Var is rebound with the new type and later calls are re-deduced. Other
-// producers derive their space from their operands through their deducers.
-// Loop-carried tiles follow: an iter arg without a space takes its init's
-// (else its yielded value's), and loop / if return vars take their iter arg's
-// or yielded value's, so `acc = pl.load(...)` carried through
-// `for ...: acc = pl.add(acc, t)` ends up in one space everywhere.
+// tile.create / pld.tile.remote_load whose result has none gets `target_memory=` set to the space
+// its first consumer requires (the consumer op's declared input memory for that argument; the first
+// listed space when several are allowed), else pl.Mem.Vec; its Var is rebound with the new type and
+// later calls are re-deduced. Other producers derive their space from their operands through their
+// deducers. Loop-carried tiles follow: an iter arg without a space takes its init's (else its
+// yielded value's), and loop / if return vars take their iter arg's or yielded value's, so `acc =
+// pl.load(...)` carried through `for ...: acc = pl.add(acc, t)` ends up in one space everywhere.
 // Tiles still without a space afterwards are reported (not supported).
 #include <fmt/format.h>
 
@@ -47,8 +45,8 @@ class MemoryInferrer : public IRMutator {
     const Expr* v = MutateExpr(s->value);
     auto* c = As<Call>(v);
     auto* tt = As<TileType>(v->type);
-    if (c && tt && !tt->memory_space && (c->IsOp("tile.load") || c->IsOp("tile.create") ||
-                               c->IsOp("pld.tile.remote_load"))) {
+    if (c && tt && !tt->memory_space &&
+        (c->IsOp("tile.load") || c->IsOp("tile.create") || c->IsOp("pld.tile.remote_load"))) {
       auto it = req_.find(s->var);
       MemorySpace m = it == req_.end() ? MemorySpace::kVec : it->second;
       AttrList kw;
@@ -97,8 +95,10 @@ class MemoryInferrer : public IRMutator {
       const Expr* init = MutateExpr(ia->init);
       const Type* t = MutateType(ia->type);
       if (SpacelessTile(t)) {
-        if (const Type* from = SpacedTile(init)) t = from;
-        else if (y && i < y->values.size() && SpacedTile(y->values[i])) t = y->values[i]->type;
+        if (const Type* from = SpacedTile(init))
+          t = from;
+        else if (y && i < y->values.size() && SpacedTile(y->values[i]))
+          t = y->values[i]->type;
       }
       if (init == ia->init && t == ia->type) {
         out.push_back(ia);
@@ -177,8 +177,9 @@ class InferTileMemorySpacePass : public Pass {
     const Program* result = changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
     std::string why;
     if (!CheckProperty(*result, IRProperty::kTileMemoryInferred, &why)) {
-      diag.Error(Span{}, "infer-tile-memory-space: not supported: " + why +
-                             " (only tile.load / tile.create / pld.tile.remote_load results are inferred)");
+      diag.Error(Span{},
+                 "infer-tile-memory-space: not supported: " + why +
+                     " (only tile.load / tile.create / pld.tile.remote_load results are inferred)");
       return nullptr;
     }
     return result;

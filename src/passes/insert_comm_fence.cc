@@ -39,7 +39,8 @@ Need Classify(const Call& c, const Expr** dst) {
   std::string_view n = c.OpName();
   if (!c.op) return Need::kOpaque;
   int idx = -1;
-  if (n == "tile.store") idx = 2;
+  if (n == "tile.store")
+    idx = 2;
   else if (n == "tensor.write" || n == "tensor.assemble" || n == "pld.tile.get" ||
            n == "pld.tensor.get")
     idx = 0;
@@ -122,7 +123,8 @@ class FenceInserter : public IRMutator {
           const TensorType* tt = util::TensorTypeOf(dst);
           std::vector<const Expr*> zeros(tt->rank(), nullptr);
           for (auto& z : zeros) z = ctx_.Int(0);
-          out.push_back(Eval(b_.Op("system.cacheinvalid", {dst, b_.Tuple(tt->shape), b_.Tuple(zeros)})));
+          out.push_back(
+              Eval(b_.Op("system.cacheinvalid", {dst, b_.Tuple(tt->shape), b_.Tuple(zeros)})));
         } else {
           out.push_back(Eval(b_.Op("system.cacheinvalid", {})));
         }
@@ -161,6 +163,8 @@ class InsertCommFencePass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateInsertCommFencePass() { return std::make_unique<InsertCommFencePass>(); }
+std::unique_ptr<Pass> CreateInsertCommFencePass() {
+  return std::make_unique<InsertCommFencePass>();
+}
 
 }  // namespace pypto::passes

@@ -95,12 +95,13 @@ class Halver : public IRMutator {
     for (const IterArg* ia : s->iter_args) {
       const Expr* init = MutateExpr(ia->init);
       if (TileOf(ia) && init == ia->init) {
-        Unsupported(s->span, "a loop carrying tile '" + ia->name_hint + "' whose initial value "
-                             "is not computed in the region");
+        Unsupported(s->span, "a loop carrying tile '" + ia->name_hint +
+                                 "' whose initial value "
+                                 "is not computed in the region");
         return s;
       }
-      const IterArg* n = ctx_.NewIterArg(ia->name_hint, TileOf(ia) ? init->type : ia->type, init,
-                                         ia->span);
+      const IterArg* n =
+          ctx_.NewIterArg(ia->name_hint, TileOf(ia) ? init->type : ia->type, init, ia->span);
       Substitute(ia, n);
       ias.push_back(n);
     }
@@ -112,8 +113,9 @@ class Halver : public IRMutator {
       const Var* v = s->return_vars[k];
       const Type* t = k < ias.size() ? ias[k]->type : v->type;
       if (TileOf(v) && (!y || k >= y->values.size() || y->values[k]->type != t)) {
-        Unsupported(s->span, "a loop whose yielded tile '" + v->name_hint + "' is not the "
-                             "halved carried tile");
+        Unsupported(s->span, "a loop whose yielded tile '" + v->name_hint +
+                                 "' is not the "
+                                 "halved carried tile");
         return s;
       }
       const Var* nv = t == v->type ? v : ctx_.Make<Var>(v->name_hint, t, ctx_.NextVarId(), v->span);
@@ -125,12 +127,14 @@ class Halver : public IRMutator {
   }
   const Stmt* Mutate_WhileStmt(const WhileStmt* s) override {
     for (const IterArg* ia : s->iter_args)
-      if (TileOf(ia)) return Unsupported(s->span, "a loop carrying a tile (iter_arg '" + ia->name_hint + "')"), s;
+      if (TileOf(ia))
+        return Unsupported(s->span, "a loop carrying a tile (iter_arg '" + ia->name_hint + "')"), s;
     return IRMutator::Mutate_WhileStmt(s);
   }
   const Stmt* Mutate_IfStmt(const IfStmt* s) override {
     for (const Var* v : s->return_vars)
-      if (TileOf(v)) return Unsupported(s->span, "an if yielding a tile ('" + v->name_hint + "')"), s;
+      if (TileOf(v))
+        return Unsupported(s->span, "an if yielding a tile ('" + v->name_hint + "')"), s;
     return IRMutator::Mutate_IfStmt(s);
   }
 
@@ -175,10 +179,15 @@ class Halver : public IRMutator {
     // A tile.load / tile.create whose space was inferred (the result type holds
     // it, the call has no target_memory) keeps it explicitly.
     const TileType* ot = hint_ ? hint_ : TileOf(&c);
-    if (ot && ot->memory_space && !FindAttr(kwargs, "target_memory") && c.op->FindKwarg("target_memory"))
-      kwargs.push_back({"target_memory", Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(*ot->memory_space))});
-    const Call* r = b_.TryOp(c.OpName(), std::move(args), std::move(kwargs), std::move(attrs), scratch);
-    if (!r) Unsupported(span, fmt::format("{} on halved tiles (it does not type-check at half size)", c.OpName()));
+    if (ot && ot->memory_space && !FindAttr(kwargs, "target_memory") &&
+        c.op->FindKwarg("target_memory"))
+      kwargs.push_back({"target_memory",
+                        Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(*ot->memory_space))});
+    const Call* r =
+        b_.TryOp(c.OpName(), std::move(args), std::move(kwargs), std::move(attrs), scratch);
+    if (!r)
+      Unsupported(span, fmt::format("{} on halved tiles (it does not type-check at half size)",
+                                    c.OpName()));
     return r;
   }
 
@@ -187,16 +196,19 @@ class Halver : public IRMutator {
     auto* c = As<Call>(e);
     if (!c) return MutateExpr(e);
     b_.SetSpan(c->span.IsKnown() ? c->span : span);
-    if (!c->op) return Unsupported(span, fmt::format("the function call self.{}", c->callee)), nullptr;
+    if (!c->op)
+      return Unsupported(span, fmt::format("the function call self.{}", c->callee)), nullptr;
     std::string_view op = c->OpName();
     AttrList attrs = c->attrs;
-    if (c->op->no_duplicate && ClassifyCallAffinity(c) == CoreAffinity::kShared && !FindAttr(attrs, "core_placement"))
+    if (c->op->no_duplicate && ClassifyCallAffinity(c) == CoreAffinity::kShared &&
+        !FindAttr(attrs, "core_placement"))
       attrs.push_back({"core_placement", Attr::Str("aiv")});
     if (op.substr(0, 9) == "pld.tile." || op.substr(0, 11) == "pld.tensor." ||
         (op.substr(0, 7) == "tensor." && op != "tensor.read"))
       return Unsupported(span, fmt::format("{} (its tensor regions are not halved)", op)), nullptr;
     if (op == "tile.set_validshape" || op == "tile.read" || op == "tile.write")
-      return Unsupported(span, fmt::format("{} (its extents / indices are not localised)", op)), nullptr;
+      return Unsupported(span, fmt::format("{} (its extents / indices are not localised)", op)),
+             nullptr;
     if (op == "tile.load") {
       const TileType* rt = TileOf(c);
       auto* shape = As<MakeTuple>(c->args[2]);
@@ -218,7 +230,8 @@ class Halver : public IRMutator {
         return Unsupported(span, "tile.store into a tensor that is not 2-D"), nullptr;
       const Expr* src = MutateExpr(c->args[0]);
       if (src == c->args[0])
-        return Unsupported(span, fmt::format("tile.store of a tile not computed in the region")), nullptr;
+        return Unsupported(span, fmt::format("tile.store of a tile not computed in the region")),
+               nullptr;
       auto half = StaticInt(TileOf(src)->shape[dim_]);
       std::vector<const Expr*> args = {src, Localise(offs, *half), MutateExpr(c->args[2])};
       if (c->args.size() > 3) {
@@ -230,7 +243,8 @@ class Halver : public IRMutator {
     }
     if (op == "tile.create") {
       auto* shape = As<MakeTuple>(c->args[0]);
-      if (!shape || shape->elements.size() != 2) return Unsupported(span, "tile.create of a non-2-D tile"), nullptr;
+      if (!shape || shape->elements.size() != 2)
+        return Unsupported(span, "tile.create of a non-2-D tile"), nullptr;
       auto half = Half(shape->elements[dim_], span, "tile.create");
       if (!half) return nullptr;
       return Build(*c, {HalveTuple(shape, *half)}, attrs, span);
@@ -311,12 +325,13 @@ class Stamper : public IRMutator {
   const Expr* Mutate_Call(const Call* c) override {
     const Expr* r = IRMutator::Mutate_Call(c);
     auto* rc = As<Call>(r);
-    if (!rc || !rc->op || !rc->op->no_duplicate || ClassifyCallAffinity(rc) != CoreAffinity::kShared ||
-        FindAttr(rc->attrs, "core_placement"))
+    if (!rc || !rc->op || !rc->op->no_duplicate ||
+        ClassifyCallAffinity(rc) != CoreAffinity::kShared || FindAttr(rc->attrs, "core_placement"))
       return r;
     AttrList attrs = rc->attrs;
     attrs.push_back({"core_placement", Attr::Str("aiv")});
-    return ctx_.Make<Call>(rc->op, std::string(), rc->args, rc->kwargs, std::move(attrs), rc->type, rc->span);
+    return ctx_.Make<Call>(rc->op, std::string(), rc->args, rc->kwargs, std::move(attrs), rc->type,
+                           rc->span);
   }
 };
 
@@ -328,8 +343,8 @@ class RegionLowerer : public IRMutator {
 
   const Stmt* Mutate_SplitAivScopeStmt(const SplitAivScopeStmt* s) override {
     ++regions;
-    std::string what = fmt::format("pl.split_aiv({}, mode={})", s->count,
-                                   ModeName(static_cast<int>(s->mode)));
+    std::string what =
+        fmt::format("pl.split_aiv({}, mode={})", s->count, ModeName(static_cast<int>(s->mode)));
     if (s->count != 2) {
       diag_.Error(s->span, fmt::format("lower-auto-vector-split: {}: a core has 2 vector lanes; "
                                        "count must be 2",
@@ -403,8 +418,7 @@ class LowerAutoVectorSplitPass : public Pass {
                      fmt::format("lower-auto-vector-split: kernel '{}' with split={} mixes cube "
                                  "and vector work ({}); the AUTO vector split of mixed kernels "
                                  "is not supported",
-                                 f->name, ModeName(split->i),
-                                 cube->OpName()));
+                                 f->name, ModeName(split->i), cube->OpName()));
           failed = true;
         }
         out.push_back(f);  // pure-vector: left for expand-mixed-kernel

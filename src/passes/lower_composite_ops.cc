@@ -79,7 +79,8 @@ AttrList EnumKw(std::string name, EnumKind k, int v) {
 
 class CompositeLowerer : public util::LoopDepthMutator {
  public:
-  CompositeLowerer(Context& ctx, DiagnosticEngine& diag) : LoopDepthMutator(ctx), b_(ctx), diag_(diag) {}
+  CompositeLowerer(Context& ctx, DiagnosticEngine& diag)
+      : LoopDepthMutator(ctx), b_(ctx), diag_(diag) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     if (auto* c = As<Call>(s->value))
@@ -123,7 +124,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
   }
 
   // `for v in range(nranks): if v != me: body(v)`.
-  void ForOthers(const Comm& c, const std::string& name, const std::function<void(const Var*)>& body) {
+  void ForOthers(const Comm& c, const std::string& name,
+                 const std::function<void(const Var*)>& body) {
     b_.For(name, b_.Int(0), c.nranks_idx, b_.Int(1), {},
            [&](const Var* v, const std::vector<const IterArg*>&) {
              b_.If(b_.Ne(v, c.me), [&] { body(v); });
@@ -210,8 +212,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
       return nullptr;
     }
     if (call.args.size() < 2) {
-      diag_.Warning(span, "pld.tensor.allreduce: an InCore allreduce needs an explicit signal to "
-                          "be lowered; the call is kept");
+      diag_.Warning(span,
+                    "pld.tensor.allreduce: an InCore allreduce needs an explicit signal to "
+                    "be lowered; the call is kept");
       return nullptr;
     }
     const Expr* target = call.args[0];
@@ -219,23 +222,26 @@ class CompositeLowerer : public util::LoopDepthMutator {
     const TensorType* tt = util::TensorTypeOf(target);
     const TensorType* st = util::TensorTypeOf(sig);
     if (st->rank() == 2 && StaticInt(st->shape[1]) != std::optional<int64_t>(1)) {
-      diag_.Warning(span, "pld.tensor.allreduce: only an [NR] / [NR, 1] mesh signal is lowered; "
-                          "the call is kept");
+      diag_.Warning(span,
+                    "pld.tensor.allreduce: only an [NR] / [NR, 1] mesh signal is lowered; "
+                    "the call is kept");
       return nullptr;
     }
     int64_t total = 1;
     for (const Expr* d : tt->shape) {
       auto v = StaticInt(d);
       if (!v) {
-        diag_.Warning(span, "pld.tensor.allreduce: target with a dynamic shape is not lowered "
-                            "yet; the call is kept");
+        diag_.Warning(span,
+                      "pld.tensor.allreduce: target with a dynamic shape is not lowered "
+                      "yet; the call is kept");
         return nullptr;
       }
       total *= *v;
     }
     if (tt->view && !tt->view->valid_shape.empty()) {
-      diag_.Warning(span, "pld.tensor.allreduce: a partially valid target is not lowered yet; "
-                          "the call is kept");
+      diag_.Warning(span,
+                    "pld.tensor.allreduce: a partially valid target is not lowered yet; "
+                    "the call is kept");
       return nullptr;
     }
     const char* reduce = ReduceTileOp(call);
@@ -249,37 +255,40 @@ class CompositeLowerer : public util::LoopDepthMutator {
     if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
       t2 = b_.Assign("target_2d", b_.Op("tensor.view", {target, b_.IndexTuple({1, total})}));
     Barrier(c, b_.Int(1, DataType::kInt32));
-    AttrList vec = EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
-    b_.For("col", b_.Int(0), b_.Int(total), b_.Int(chunk), {},
-           [&](const Var* col, const std::vector<const IterArg*>&) {
-             const Var* valid = b_.Assign("valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(total), col)));
-             const Expr* off = b_.Tuple({b_.Int(0), col});
-             const Expr* shape = b_.IndexTuple({1, chunk});
-             const Expr* vshape = b_.Tuple({b_.Int(1), valid});
-             const Var* own = b_.Assign("own", b_.Op("tile.load", {t2, off, shape, vshape}, vec));
-             const Var* acc0 = b_.Assign("acc", b_.Op("tile.fillpad_inplace", {own}));
-             auto loop = b_.For(
-                 "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"acc_it", acc0}},
-                 [&](const Var* peer, const std::vector<const IterArg*>& it) {
-                   auto r = b_.If(
-                       b_.Ne(peer, c.me),
-                       [&] {
-                         const Var* recv = b_.Assign(
-                             "recv", b_.Op("pld.tile.remote_load", {t2, peer, off, shape, vshape}));
-                         const Var* recvp = b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
-                         const Var* sum = b_.Assign("acc_next", b_.Op(reduce, {it[0], recvp}));
-                         b_.Yield({sum});
-                       },
-                       [&] { b_.Yield({it[0]}); }, {"acc_sel"});
-                   b_.Yield({r.results[0]});
-                 },
-                 ForKind::kRange, {"acc_all"});
-             // Every peer has read my chunk before it is overwritten.
-             Barrier(c, b_.Cast(b_.Add(b_.FloorDiv(col, b_.Int(chunk)), b_.Int(2)), DataType::kInt32));
-             const Var* res =
-                 b_.Assign("acc_valid", b_.Op("tile.set_validshape", {loop.results[0], b_.Int(1), valid}));
-             b_.Assign("stored", b_.Op("tile.store", {res, off, t2}));
-           });
+    AttrList vec =
+        EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
+    b_.For(
+        "col", b_.Int(0), b_.Int(total), b_.Int(chunk), {},
+        [&](const Var* col, const std::vector<const IterArg*>&) {
+          const Var* valid = b_.Assign("valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(total), col)));
+          const Expr* off = b_.Tuple({b_.Int(0), col});
+          const Expr* shape = b_.IndexTuple({1, chunk});
+          const Expr* vshape = b_.Tuple({b_.Int(1), valid});
+          const Var* own = b_.Assign("own", b_.Op("tile.load", {t2, off, shape, vshape}, vec));
+          const Var* acc0 = b_.Assign("acc", b_.Op("tile.fillpad_inplace", {own}));
+          auto loop = b_.For(
+              "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"acc_it", acc0}},
+              [&](const Var* peer, const std::vector<const IterArg*>& it) {
+                auto r = b_.If(
+                    b_.Ne(peer, c.me),
+                    [&] {
+                      const Var* recv = b_.Assign(
+                          "recv", b_.Op("pld.tile.remote_load", {t2, peer, off, shape, vshape}));
+                      const Var* recvp =
+                          b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
+                      const Var* sum = b_.Assign("acc_next", b_.Op(reduce, {it[0], recvp}));
+                      b_.Yield({sum});
+                    },
+                    [&] { b_.Yield({it[0]}); }, {"acc_sel"});
+                b_.Yield({r.results[0]});
+              },
+              ForKind::kRange, {"acc_all"});
+          // Every peer has read my chunk before it is overwritten.
+          Barrier(c, b_.Cast(b_.Add(b_.FloorDiv(col, b_.Int(chunk)), b_.Int(2)), DataType::kInt32));
+          const Var* res = b_.Assign(
+              "acc_valid", b_.Op("tile.set_validshape", {loop.results[0], b_.Int(1), valid}));
+          b_.Assign("stored", b_.Op("tile.store", {res, off, t2}));
+        });
     Epilogue(c, 1 + nchunks);
     return target;
   }
@@ -296,7 +305,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
   // peer; the epilogue subtracts them from every row.
   const Expr* LowerRingAllreduce(const Call& call, Span span) {
     auto keep = [&](std::string why) -> const Expr* {
-      diag_.Warning(span, fmt::format("pld.tensor.allreduce: mode=\"ring\" {}; the call is kept", why));
+      diag_.Warning(span,
+                    fmt::format("pld.tensor.allreduce: mode=\"ring\" {}; the call is kept", why));
       return nullptr;
     };
     if (call.args.size() < 2) return keep("needs an explicit [2*(NR-1), NR] signal");
@@ -309,7 +319,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
     auto rows = StaticInt(st->shape[0]);
     if (!nr || !rows || *nr < 1 || *rows < 2 * (*nr - 1))
       return keep("needs a static [2*(NR-1), NR] signal");
-    if (tt->view && !tt->view->valid_shape.empty()) return keep("with a partially valid target is not lowered yet");
+    if (tt->view && !tt->view->valid_shape.empty())
+      return keep("with a partially valid target is not lowered yet");
     int64_t total = 1;
     for (const Expr* d : tt->shape) {
       auto v = StaticInt(d);
@@ -321,7 +332,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t maxlen = (total + NR - 1) / NR;
     int64_t chunk = kChunkBytes / elem;
-    if (maxlen * elem < kChunkBytes) chunk = std::max<int64_t>((maxlen * elem + 31) / 32 * 32 / elem, 1);
+    if (maxlen * elem < kChunkBytes)
+      chunk = std::max<int64_t>((maxlen * elem + 31) / 32 * 32 / elem, 1);
     int64_t K = (maxlen + chunk - 1) / chunk;
 
     Comm c = Setup(target, sig);
@@ -330,7 +342,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
       t2 = b_.Assign("target_2d", b_.Op("tensor.view", {target, b_.IndexTuple({1, total})}));
     const Var* right = b_.Assign("right", b_.FloorMod(b_.Add(c.me, b_.Int(1)), b_.Int(NR)));
     const Var* stage = StageTile("ring_stage", 1, chunk, tt->dtype);
-    AttrList vec = EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
+    AttrList vec =
+        EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
     auto lo = [&](const Expr* i) { return b_.FloorDiv(b_.Mul(i, b_.Int(total)), b_.Int(NR)); };
     // Barrier g on round row `row`: cells [row, r].
     auto row_barrier = [&](const Expr* row, const Expr* g) {
@@ -343,64 +356,74 @@ class CompositeLowerer : public util::LoopDepthMutator {
       });
     };
     auto round = [&](bool rs) {
-      b_.For(rs ? "rs_step" : "ag_step", b_.Int(0), b_.Int(NR - 1), b_.Int(1), {},
-             [&](const Var* step, const std::vector<const IterArg*>&) {
-               const Expr* row = rs ? static_cast<const Expr*>(step) : b_.Add(step, b_.Int(NR - 1));
-               const Expr* a0 = rs ? b_.Sub(c.me, step) : b_.Sub(b_.Add(c.me, b_.Int(1)), step);
-               const Var* a = b_.Assign("send_seg", b_.FloorMod(b_.Add(a0, b_.Int(NR)), b_.Int(NR)));
-               const Var* a_lo = b_.Assign("send_lo", lo(a));
-               const Var* a_len = b_.Assign("send_len", b_.Sub(lo(b_.Add(a, b_.Int(1))), a_lo));
-               const Var* b_lo = nullptr;
-               const Var* b_len = nullptr;
-               if (rs) {  // allgather receives straight into place: nothing to do locally
-                 const Var* bseg = b_.Assign("recv_seg", b_.FloorMod(b_.Add(a, b_.Int(NR - 1)), b_.Int(NR)));
-                 b_lo = b_.Assign("recv_lo", lo(bseg));
-                 b_len = b_.Assign("recv_len", b_.Sub(lo(b_.Add(bseg, b_.Int(1))), b_lo));
-               }
-               b_.For("sub", b_.Int(0), b_.Int(K), b_.Int(1), {},
-                      [&](const Var* j, const std::vector<const IterArg*>&) {
-                        const Expr* jc = b_.Mul(j, b_.Int(chunk));
-                        const Var* a_off = b_.Assign("send_off", b_.Add(a_lo, jc));
-                        const Var* a_valid = b_.Assign(
-                            "send_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(a_len, jc)), b_.Int(0)));
-                        const Var* b_off = nullptr;
-                        const Var* b_valid = nullptr;
-                        const Var* own = nullptr;
-                        if (rs) {
-                          b_off = b_.Assign("recv_off", b_.Add(b_lo, jc));
-                          b_valid = b_.Assign(
-                              "recv_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(b_len, jc)), b_.Int(0)));
-                          // Read before the ready barrier (clamped in bounds when inactive).
-                          const Expr* off = b_.Min(b_off, b_.Int(total - 1));
-                          own = b_.Assign("own", b_.Op("tile.load",
-                                                       {t2, b_.Tuple({b_.Int(0), off}), b_.IndexTuple({1, chunk}),
-                                                        b_.Tuple({b_.Int(1), b_.Max(b_valid, b_.Int(1))})},
-                                                       vec));
-                        }
-                        row_barrier(row, b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(1)), DataType::kInt32));
-                        b_.If(b_.Gt(a_valid, b_.Int(0)), [&] {
-                          const Var* sv = b_.Assign("stage_v", b_.Op("tile.set_validshape", {stage, b_.Int(1), a_valid}));
-                          const Expr* region = b_.Tuple({b_.Int(0), a_off});
-                          b_.Eval(b_.Op("pld.tile.put",
-                                        {t2, right, t2, sv, region, region, b_.Tuple({b_.Int(1), a_valid})},
-                                        EnumKw("atomic", EnumKind::kAtomicType, 0)));
-                        });
-                        row_barrier(row, b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(2)), DataType::kInt32));
-                        if (rs) {
-                          b_.If(b_.Gt(b_valid, b_.Int(0)), [&] {
-                            const Expr* off = b_.Tuple({b_.Int(0), b_off});
-                            const Var* recv = b_.Assign(
-                                "recv", b_.Op("tile.load", {t2, off, b_.IndexTuple({1, chunk}),
-                                                            b_.Tuple({b_.Int(1), b_valid})}, vec));
-                            const Var* rp = b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
-                            const Var* op = b_.Assign("own_pad", b_.Op("tile.fillpad_inplace", {own}));
-                            const Var* red = b_.Assign("red", b_.Op(reduce, {op, rp}));
-                            const Var* rv = b_.Assign("red_valid", b_.Op("tile.set_validshape", {red, b_.Int(1), b_valid}));
-                            b_.Assign("red_stored", b_.Op("tile.store", {rv, off, t2}));
-                          });
-                        }
-                      });
-             });
+      b_.For(
+          rs ? "rs_step" : "ag_step", b_.Int(0), b_.Int(NR - 1), b_.Int(1), {},
+          [&](const Var* step, const std::vector<const IterArg*>&) {
+            const Expr* row = rs ? static_cast<const Expr*>(step) : b_.Add(step, b_.Int(NR - 1));
+            const Expr* a0 = rs ? b_.Sub(c.me, step) : b_.Sub(b_.Add(c.me, b_.Int(1)), step);
+            const Var* a = b_.Assign("send_seg", b_.FloorMod(b_.Add(a0, b_.Int(NR)), b_.Int(NR)));
+            const Var* a_lo = b_.Assign("send_lo", lo(a));
+            const Var* a_len = b_.Assign("send_len", b_.Sub(lo(b_.Add(a, b_.Int(1))), a_lo));
+            const Var* b_lo = nullptr;
+            const Var* b_len = nullptr;
+            if (rs) {  // allgather receives straight into place: nothing to do locally
+              const Var* bseg =
+                  b_.Assign("recv_seg", b_.FloorMod(b_.Add(a, b_.Int(NR - 1)), b_.Int(NR)));
+              b_lo = b_.Assign("recv_lo", lo(bseg));
+              b_len = b_.Assign("recv_len", b_.Sub(lo(b_.Add(bseg, b_.Int(1))), b_lo));
+            }
+            b_.For(
+                "sub", b_.Int(0), b_.Int(K), b_.Int(1), {},
+                [&](const Var* j, const std::vector<const IterArg*>&) {
+                  const Expr* jc = b_.Mul(j, b_.Int(chunk));
+                  const Var* a_off = b_.Assign("send_off", b_.Add(a_lo, jc));
+                  const Var* a_valid = b_.Assign(
+                      "send_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(a_len, jc)), b_.Int(0)));
+                  const Var* b_off = nullptr;
+                  const Var* b_valid = nullptr;
+                  const Var* own = nullptr;
+                  if (rs) {
+                    b_off = b_.Assign("recv_off", b_.Add(b_lo, jc));
+                    b_valid = b_.Assign(
+                        "recv_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(b_len, jc)), b_.Int(0)));
+                    // Read before the ready barrier (clamped in bounds when inactive).
+                    const Expr* off = b_.Min(b_off, b_.Int(total - 1));
+                    own = b_.Assign(
+                        "own", b_.Op("tile.load",
+                                     {t2, b_.Tuple({b_.Int(0), off}), b_.IndexTuple({1, chunk}),
+                                      b_.Tuple({b_.Int(1), b_.Max(b_valid, b_.Int(1))})},
+                                     vec));
+                  }
+                  row_barrier(row,
+                              b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(1)), DataType::kInt32));
+                  b_.If(b_.Gt(a_valid, b_.Int(0)), [&] {
+                    const Var* sv = b_.Assign(
+                        "stage_v", b_.Op("tile.set_validshape", {stage, b_.Int(1), a_valid}));
+                    const Expr* region = b_.Tuple({b_.Int(0), a_off});
+                    b_.Eval(
+                        b_.Op("pld.tile.put",
+                              {t2, right, t2, sv, region, region, b_.Tuple({b_.Int(1), a_valid})},
+                              EnumKw("atomic", EnumKind::kAtomicType, 0)));
+                  });
+                  row_barrier(row,
+                              b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(2)), DataType::kInt32));
+                  if (rs) {
+                    b_.If(b_.Gt(b_valid, b_.Int(0)), [&] {
+                      const Expr* off = b_.Tuple({b_.Int(0), b_off});
+                      const Var* recv = b_.Assign("recv", b_.Op("tile.load",
+                                                                {t2, off, b_.IndexTuple({1, chunk}),
+                                                                 b_.Tuple({b_.Int(1), b_valid})},
+                                                                vec));
+                      const Var* rp = b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
+                      const Var* op = b_.Assign("own_pad", b_.Op("tile.fillpad_inplace", {own}));
+                      const Var* red = b_.Assign("red", b_.Op(reduce, {op, rp}));
+                      const Var* rv = b_.Assign(
+                          "red_valid", b_.Op("tile.set_validshape", {red, b_.Int(1), b_valid}));
+                      b_.Assign("red_stored", b_.Op("tile.store", {rv, off, t2}));
+                    });
+                  }
+                });
+          });
     };
     round(true);
     round(false);
@@ -431,8 +454,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
   }
 
   const Var* StageTile(std::string name, int64_t rows, int64_t cols, DataType dt) {
-    AttrList kw{{"dtype", Attr::DType(dt)},
-                {"target_memory", Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec))}};
+    AttrList kw{
+        {"dtype", Attr::DType(dt)},
+        {"target_memory", Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec))}};
     return b_.Assign(std::move(name), b_.Op("tile.create", {b_.IndexTuple({rows, cols})}, kw));
   }
 
@@ -471,8 +495,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
     if (tt->rank() != 2) return nullptr;
     auto size = StaticInt(tt->shape[1]);
     if (!size) {
-      diag_.Warning(span, "pld.tensor.reduce_scatter: 'target' has a dynamic row size, which is "
-                          "not lowered yet; the call is kept");
+      diag_.Warning(span,
+                    "pld.tensor.reduce_scatter: 'target' has a dynamic row size, which is "
+                    "not lowered yet; the call is kept");
       return nullptr;
     }
     const char* reduce = ReduceTileOp(call);
@@ -480,7 +505,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
     Barrier(c, b_.Int(1, DataType::kInt32));
     const Expr* off = b_.Tuple({c.me, b_.Int(0)});
     const Expr* shape = b_.IndexTuple({1, *size});
-    AttrList vec = EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
+    AttrList vec =
+        EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
     const Var* own = b_.Assign("rs_acc", b_.Op("tile.load", {target, off, shape}, vec));
     auto loop = b_.For(
         "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
@@ -488,9 +514,10 @@ class CompositeLowerer : public util::LoopDepthMutator {
           auto r = b_.If(
               b_.Ne(peer, c.me),
               [&] {
-                const Var* recv = b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
+                const Var* recv =
+                    b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
                 b_.Yield({b_.Assign(std::string_view(reduce) == "tile.add" ? "rs_sum" : "rs_red",
-                                   b_.Op(reduce, {it[0], recv}))});
+                                    b_.Op(reduce, {it[0], recv}))});
               },
               [&] { b_.Yield({it[0]}); }, {"rs_sel"});
           b_.Yield({r.results[0]});
@@ -587,16 +614,16 @@ class CompositeLowerer : public util::LoopDepthMutator {
              const Expr* idx = send_rank == 1 ? b_.Tuple({dest}) : b_.Tuple({dest, b_.Int(0)});
              const Var* want = b_.Assign("send_count", b_.Op("tensor.read", {send, idx}));
              const Var* rows = b_.Assign(
-                 "send_rows",
-                 b_.Min(b_.Max(b_.Cast(want, DataType::kIndex), b_.Int(0)), max_recv));
+                 "send_rows", b_.Min(b_.Max(b_.Cast(want, DataType::kIndex), b_.Int(0)), max_recv));
              const Expr* cell = recv_rank == 1 ? b_.Tuple({c.me}) : b_.Tuple({c.me, b_.Int(0)});
              b_.Eval(b_.Op("pld.system.notify", {recv, dest, cell, b_.Cast(rows, DataType::kInt32)},
                            EnumKw("op", EnumKind::kNotifyOp, static_cast<int>(NotifyOp::kSet))));
              b_.If(b_.Gt(rows, b_.Int(0)), [&] {
-               b_.Eval(b_.Op("pld.tile.put",
-                             {target, dest, input, stage, b_.Tuple({b_.Mul(c.me, max_recv), b_.Int(0)}),
-                              b_.Tuple({b_.Mul(dest, max_recv), b_.Int(0)}), b_.Tuple({rows, b_.Int(*size)})},
-                             EnumKw("atomic", EnumKind::kAtomicType, 0)));
+               b_.Eval(b_.Op(
+                   "pld.tile.put",
+                   {target, dest, input, stage, b_.Tuple({b_.Mul(c.me, max_recv), b_.Int(0)}),
+                    b_.Tuple({b_.Mul(dest, max_recv), b_.Int(0)}), b_.Tuple({rows, b_.Int(*size)})},
+                   EnumKw("atomic", EnumKind::kAtomicType, 0)));
              });
            });
     Barrier(c, b_.Int(1, DataType::kInt32));
@@ -619,6 +646,8 @@ class LowerCompositeOpsPass : public Pass {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateLowerCompositeOpsPass() { return std::make_unique<LowerCompositeOpsPass>(); }
+std::unique_ptr<Pass> CreateLowerCompositeOpsPass() {
+  return std::make_unique<LowerCompositeOpsPass>();
+}
 
 }  // namespace pypto::passes

@@ -60,7 +60,8 @@ std::string Shape(const TensorType* t) {
 
 class HostCollectiveLowerer : public util::LoopDepthMutator {
  public:
-  HostCollectiveLowerer(Context& ctx, DiagnosticEngine& diag) : LoopDepthMutator(ctx), diag_(diag), b_(ctx) {}
+  HostCollectiveLowerer(Context& ctx, DiagnosticEngine& diag)
+      : LoopDepthMutator(ctx), diag_(diag), b_(ctx) {}
 
   const Stmt* Mutate_CommDomainScopeStmt(const CommDomainScopeStmt* s) override {
     scopes_.push_back(s);
@@ -108,7 +109,6 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
     return util::Seq(ctx_, std::move(out), s->span);
   }
 
-
   // Reached only for collectives that are not a statement's whole value.
   const Expr* Mutate_Call(const Call* c) override {
     if (host::CollectiveOf(c))
@@ -134,10 +134,9 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
     auto* d = As<DistributedTensorType>(nv->type);
     auto* r = DistOf(result);
     if (!d || !r || d->window_buffer == r->window_buffer) return nv;
-    const Var* m = ctx_.NewVar(v->name_hint,
-                               ctx_.Make<DistributedTensorType>(d->shape, d->dtype, d->view,
-                                                                r->window_buffer),
-                               v->span);
+    const Var* m = ctx_.NewVar(
+        v->name_hint,
+        ctx_.Make<DistributedTensorType>(d->shape, d->dtype, d->view, r->window_buffer), v->span);
     Substitute(v, m);
     return m;
   }
@@ -166,45 +165,51 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
       auto* d = DistOf(c->args[i]);
       std::string an(host::ArgName(*c, i));
       if (!d) {
-        Fail(c, i, fmt::format("argument '{}' is {}; on the HOST rail every operand is passed to "
-                               "the per-device builtin kernel, so it must be a window view "
-                               "(pld.tensor.window of a pld.tensor.alloc_window_buffer "
-                               "allocation)",
-                               an, TypeToString(c->args[i]->type)));
+        Fail(c, i,
+             fmt::format("argument '{}' is {}; on the HOST rail every operand is passed to "
+                         "the per-device builtin kernel, so it must be a window view "
+                         "(pld.tensor.window of a pld.tensor.alloc_window_buffer "
+                         "allocation)",
+                         an, TypeToString(c->args[i]->type)));
         return nullptr;
       }
       if (d->window_buffer.empty()) {
-        Fail(c, i, fmt::format("argument '{}' is not bound to a window allocation; run "
-                               "materialize-comm-domain-scopes first",
-                               an));
+        Fail(c, i,
+             fmt::format("argument '{}' is not bound to a window allocation; run "
+                         "materialize-comm-domain-scopes first",
+                         an));
         return nullptr;
       }
       // An in-place allgather passes its window as input and target.
       bool in_place = c->IsOp("pld.tensor.allgather") && i == 1 && c->args[0] == c->args[1];
       for (size_t j = 0; j < bufs.size(); ++j)
         if (bufs[j] == d->window_buffer && !(in_place && j == 0)) {
-          Fail(c, i, fmt::format("arguments '{}' and '{}' are views of the same window "
-                                 "allocation '{}'; every operand of a host collective needs its "
-                                 "own pld.tensor.alloc_window_buffer (aliasing them races across "
-                                 "ranks)",
-                                 host::ArgName(*c, j), an, d->window_buffer));
+          Fail(c, i,
+               fmt::format("arguments '{}' and '{}' are views of the same window "
+                           "allocation '{}'; every operand of a host collective needs its "
+                           "own pld.tensor.alloc_window_buffer (aliasing them races across "
+                           "ranks)",
+                           host::ArgName(*c, j), an, d->window_buffer));
           return nullptr;
         }
       bufs.push_back(d->window_buffer);
     }
     if (scopes_.empty()) {
-      Fail(c, c->args.size(), "the host collective is not inside a comm-domain scope; run "
-                              "materialize-comm-domain-scopes first");
+      Fail(c, c->args.size(),
+           "the host collective is not inside a comm-domain scope; run "
+           "materialize-comm-domain-scopes first");
       return nullptr;
     }
     const CommDomainScopeStmt* scope = ScopeOf(bufs);
     if (!scope) {
       std::string where;
-      for (const std::string& b : bufs) where += (where.empty() ? "" : ", ") + fmt::format("'{}' in {}", b, DomainOf(b));
-      Fail(c, c->args.size(), fmt::format("its windows are in different comm domains ({}); every "
-                                          "operand of a host collective must be dispatched to "
-                                          "the same devices",
-                                          where));
+      for (const std::string& b : bufs)
+        where += (where.empty() ? "" : ", ") + fmt::format("'{}' in {}", b, DomainOf(b));
+      Fail(c, c->args.size(),
+           fmt::format("its windows are in different comm domains ({}); every "
+                       "operand of a host collective must be dispatched to "
+                       "the same devices",
+                       where));
     }
     return scope;
   }
@@ -221,48 +226,54 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
       const auto* t = DistOf(c->args[0]);
       int64_t rop = host::IntKwarg(*c, "op", 0);
       if (rop != static_cast<int64_t>(ReduceOp::kSum) || t->dtype != DataType::kFP32)
-        return Fail(c, 0, fmt::format("mode=\"ring\" on the HOST rail supports only "
-                                      "pld.ReduceOp.Sum on pl.FP32 (got {} on {}); use the mesh "
-                                      "mode",
-                                      EnumValueName(EnumKind::kReduceOp, static_cast<int>(rop))
-                                          .value_or("?"),
-                                      DTypeStr(t->dtype)));
+        return Fail(
+            c, 0,
+            fmt::format("mode=\"ring\" on the HOST rail supports only "
+                        "pld.ReduceOp.Sum on pl.FP32 (got {} on {}); use the mesh "
+                        "mode",
+                        EnumValueName(EnumKind::kReduceOp, static_cast<int>(rop)).value_or("?"),
+                        DTypeStr(t->dtype)));
       auto rows = st->rank() == 2 ? StaticInt(st->shape[0]) : std::nullopt;
       auto nr = st->rank() == 2 ? StaticInt(st->shape[1]) : std::nullopt;
       if (st->rank() != 2 || (rows && nr && *rows != 2 * (*nr - 1) + 1))
-        return Fail(c, sig, fmt::format("argument 'signal' has shape {}; on the HOST rail a ring "
-                                        "signal is [2 * (NR - 1) + 1, NR] (one row per ring round "
-                                        "plus the return-barrier row)",
-                                        Shape(st)));
+        return Fail(c, sig,
+                    fmt::format("argument 'signal' has shape {}; on the HOST rail a ring "
+                                "signal is [2 * (NR - 1) + 1, NR] (one row per ring round "
+                                "plus the return-barrier row)",
+                                Shape(st)));
       if (!nr) nr = n;
       if (nr && n && *nr != *n)
-        return Fail(c, sig, fmt::format("argument 'signal' has {} columns but the comm domain "
-                                        "has {} devices; a ring signal is [2 * (NR - 1) + 1, NR] "
-                                        "with NR the device count",
-                                        *nr, *n));
+        return Fail(c, sig,
+                    fmt::format("argument 'signal' has {} columns but the comm domain "
+                                "has {} devices; a ring signal is [2 * (NR - 1) + 1, NR] "
+                                "with NR the device count",
+                                *nr, *n));
       if (nr && *nr > kMaxRingRanks)
-        return Fail(c, sig, fmt::format("mode=\"ring\" on the HOST rail supports at most {} "
-                                        "ranks, got {}; use the mesh mode",
-                                        kMaxRingRanks, *nr));
+        return Fail(c, sig,
+                    fmt::format("mode=\"ring\" on the HOST rail supports at most {} "
+                                "ranks, got {}; use the mesh mode",
+                                kMaxRingRanks, *nr));
       std::optional<int64_t> numel = 1;
       for (const Expr* d : t->shape) {
         auto v = StaticInt(d);
         numel = v && numel ? std::optional<int64_t>(*numel * *v) : std::nullopt;
       }
       if (nr && numel && *nr > 0 && *numel % *nr != 0)
-        return Fail(c, 0, fmt::format("argument 'target' has {} elements, which the {} ranks of "
-                                      "the ring do not divide; the HOST ring kernel needs an "
-                                      "element count divisible by NR",
-                                      *numel, *nr));
+        return Fail(c, 0,
+                    fmt::format("argument 'target' has {} elements, which the {} ranks of "
+                                "the ring do not divide; the HOST ring kernel needs an "
+                                "element count divisible by NR",
+                                *numel, *nr));
       return true;
     }
     if (op == "pld.tensor.allreduce") {
       int64_t core_num = host::IntKwarg(*c, "core_num", 1);
       int64_t cap = AivCoreCount(ctx_.target_arch);
       if (core_num > cap)
-        return Fail(c, c->args.size(), fmt::format("core_num={} exceeds the {} AIV cores of "
-                                                   "target {} (one block per AIV core)",
-                                                   core_num, cap, ctx_.target_arch));
+        return Fail(c, c->args.size(),
+                    fmt::format("core_num={} exceeds the {} AIV cores of "
+                                "target {} (one block per AIV core)",
+                                core_num, cap, ctx_.target_arch));
     }
     std::vector<int> counted = {sig};
     if (int rc = c->op->ArgIndex("recv_counts"); rc >= 0) counted.push_back(rc);
@@ -270,16 +281,18 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
       const auto* t = DistOf(c->args[k]);
       auto rows = t->rank() >= 1 ? StaticInt(t->shape[0]) : std::nullopt;
       if (n && rows && *rows < *n)
-        return Fail(c, k, fmt::format("argument '{}' has {} rows but its comm domain has {} "
-                                      "devices; it needs one row per participating device",
-                                      host::ArgName(*c, k), *rows, *n));
+        return Fail(c, k,
+                    fmt::format("argument '{}' has {} rows but its comm domain has {} "
+                                "devices; it needs one row per participating device",
+                                host::ArgName(*c, k), *rows, *n));
     }
     if (op == "pld.tensor.broadcast") {
       int64_t root = host::IntKwarg(*c, "root", 0);
       if (n && root >= *n)
-        return Fail(c, c->args.size(), fmt::format("root={} but the comm domain has {} devices; "
-                                                   "the root is a rank of the domain (< {})",
-                                                   root, *n, *n));
+        return Fail(c, c->args.size(),
+                    fmt::format("root={} but the comm domain has {} devices; "
+                                "the root is a rank of the domain (< {})",
+                                root, *n, *n));
     }
     return true;
   }
@@ -298,9 +311,10 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
       return nullptr;
     }
     if (info.op == "pld.tensor.all_to_all_v" && loop_depth_ > 0) {
-      Fail(c, c->args.size(), "not supported inside a for/while loop of a host orchestrator (its "
-                              "single-use signal protocol cannot be reused across iterations); "
-                              "call it outside the loop");
+      Fail(c, c->args.size(),
+           "not supported inside a for/while loop of a host orchestrator (its "
+           "single-use signal protocol cannot be reused across iterations); "
+           "call it outside the loop");
       return nullptr;
     }
     const CommDomainScopeStmt* scope = CheckOperands(c);
@@ -327,7 +341,8 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
                                     : v});
     }
     std::vector<Attr> dirs;
-    for (ArgDirection d : info.dirs) dirs.push_back(Attr::Enum(EnumKind::kArgDirection, static_cast<int>(d)));
+    for (ArgDirection d : info.dirs)
+      dirs.push_back(Attr::Enum(EnumKind::kArgDirection, static_cast<int>(d)));
     auto dispatch = [&](Attr device) -> bool {
       AttrList attrs = {{"device", device}, {"arg_directions", Attr::List(dirs)}};
       attrs.insert(attrs.end(), copies.begin(), copies.end());

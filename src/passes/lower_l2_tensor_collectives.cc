@@ -60,8 +60,8 @@ bool IsChipOrchestration(const Function& f) {
 
 class L2Lowerer : public util::LoopDepthMutator {
  public:
-  L2Lowerer(Context& ctx, const Program& prog, const Function& parent,
-            std::set<std::string>& names, DiagnosticEngine& diag)
+  L2Lowerer(Context& ctx, const Program& prog, const Function& parent, std::set<std::string>& names,
+            DiagnosticEngine& diag)
       : LoopDepthMutator(ctx), prog_(prog), parent_(parent), names_(names), diag_(diag) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
@@ -110,15 +110,16 @@ class L2Lowerer : public util::LoopDepthMutator {
       std::string name = call.op->args.size() > i ? call.op->args[i].name : fmt::format("arg{}", i);
       if (auto* v = As<Var>(a)) name = v->name_hint;
       ArgEffect e = call.op->EffectOf(static_cast<int>(i), call.kwargs);
-      params.push_back({name, a->type, e == ArgEffect::kRead ? ParamDirection::kIn : ParamDirection::kInOut});
+      params.push_back(
+          {name, a->type, e == ArgEffect::kRead ? ParamDirection::kIn : ParamDirection::kInOut});
     }
     std::string kname = FreshName(op);
-    const Function* kernel = b.BuildFunction(
-        {kname, FunctionType::kInCore}, params, [&](const std::vector<const Var*>& p) {
-          std::vector<const Expr*> args(p.begin(), p.end());
-          b.Eval(b.Op(*call.op, args, call.kwargs));
-          b.Return();
-        });
+    const Function* kernel = b.BuildFunction({kname, FunctionType::kInCore}, params,
+                                             [&](const std::vector<const Var*>& p) {
+                                               std::vector<const Expr*> args(p.begin(), p.end());
+                                               b.Eval(b.Op(*call.op, args, call.kwargs));
+                                               b.Return();
+                                             });
     const Function* lowered = LowerKernel(*kernel, op, span);
     if (!lowered) {
       failed = true;

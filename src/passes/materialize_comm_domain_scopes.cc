@@ -114,8 +114,8 @@ class InlineViewHoister : public IRMutator {
     auto* rc = As<Call>(r);
     if (in_dispatch_ == 0 || !rc || !rc->IsOp("pld.tensor.window")) return r;
     const Var* ptr = rc->args.empty() ? nullptr : AsVarLike(rc->args[0]);
-    const Var* v = ctx_.NewVar(ptr ? ptr->name_hint + "_view" : std::string("view"), rc->type,
-                               rc->span);
+    const Var* v =
+        ctx_.NewVar(ptr ? ptr->name_hint + "_view" : std::string("view"), rc->type, rc->span);
     pending_.push_back(ctx_.Make<AssignStmt>(v, rc, rc->span));
     return v;
   }
@@ -301,8 +301,8 @@ class DomainAnalyzer {
     if (auto* ci = As<ConstInt>(e)) cst = ci->value;
     if (cst) {
       if (*cst < 0) {
-        diag_.Error(at, fmt::format("{}: device={} is negative; devices are numbered from 0", what,
-                                    *cst));
+        diag_.Error(
+            at, fmt::format("{}: device={} is negative; devices are numbered from 0", what, *cst));
         return std::nullopt;
       }
       ds.devices.insert(*cst);
@@ -342,11 +342,11 @@ class DomainAnalyzer {
     }
     auto* hi = As<ConstInt>(stop);
     if (!start || !hi || start->value < 0) {
-      diag_.Error(at, fmt::format("{}: device={} iterates pl.range({}, {}); comm-domain "
-                                  "inference needs constant non-negative bounds or "
-                                  "pl.range(pld.system.world_size())",
-                                  what, v->name_hint, PrintExpr(loop->start),
-                                  PrintExpr(loop->stop)));
+      diag_.Error(at,
+                  fmt::format("{}: device={} iterates pl.range({}, {}); comm-domain "
+                              "inference needs constant non-negative bounds or "
+                              "pl.range(pld.system.world_size())",
+                              what, v->name_hint, PrintExpr(loop->start), PrintExpr(loop->stop)));
       return std::nullopt;
     }
     for (int64_t d = start->value; d < hi->value; ++d) ds.devices.insert(d);
@@ -378,8 +378,10 @@ class DomainAnalyzer {
                                 op, host::ArgName(*c, i), PrintExpr(c->args[i])));
         return;
       }
-      if (static_cast<int>(i) == info.data_arg) k.data = a;
-      else k.others.push_back({a, i});
+      if (static_cast<int>(i) == info.data_arg)
+        k.data = a;
+      else
+        k.others.push_back({a, i});
     }
     consumers_.push_back(std::move(k));
   }
@@ -434,8 +436,10 @@ class ViewBinder : public IRMutator {
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     const Expr* v = MutateExpr(s->value);
     std::string wb;
-    if (auto it = views_.find(s->var); it != views_.end()) wb = it->second;
-    else if (auto* d = DistOf(v->type)) wb = d->window_buffer;
+    if (auto it = views_.find(s->var); it != views_.end())
+      wb = it->second;
+    else if (auto* d = DistOf(v->type))
+      wb = d->window_buffer;
     const Var* var = wb.empty() ? MutateVarDef(s->var) : BindDef(s->var, wb);
     if (v == s->value && var == s->var) return s;
     return ctx_.Make<AssignStmt>(var, v, s->span);
@@ -614,9 +618,8 @@ const Function* Materialize(Context& ctx, const Function& f, DiagnosticEngine& d
     for (size_t a : members) slots.push_back(an.allocs[a].name);
     std::vector<int64_t> devices(ds.devices.begin(), ds.devices.end());
     Span span = an.allocs[members.front()].span;
-    const Stmt* scope = ctx.Make<CommDomainScopeStmt>(fmt::format("comm_d{}", i),
-                                                      std::move(devices), std::move(slots), body,
-                                                      AttrList{}, span);
+    const Stmt* scope = ctx.Make<CommDomainScopeStmt>(
+        fmt::format("comm_d{}", i), std::move(devices), std::move(slots), body, AttrList{}, span);
     body = util::Seq(ctx, {scope}, span);
   }
   Function* nf = util::CloneFunction(ctx, f);

@@ -18,10 +18,10 @@
 #include <fmt/format.h>
 
 #include "pass_util.h"
-#include "returned_params.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/passes/passes.h"
+#include "returned_params.h"
 
 namespace pypto::passes {
 
@@ -53,8 +53,14 @@ class CtxThreader : public IRMutator {
   CtxThreader(Context& ctx, const Program& prog, const Function& f,
               std::unordered_map<const Var*, const Var*> param_ctx, ReturnedParams& returned,
               DiagnosticEngine& diag)
-      : IRMutator(ctx), prog_(prog), f_(f), host_(f.IsHostOrchestrator()),
-        ctx_of_(std::move(param_ctx)), returned_(returned), diag_(diag), b_(ctx) {}
+      : IRMutator(ctx),
+        prog_(prog),
+        f_(f),
+        host_(f.IsHostOrchestrator()),
+        ctx_of_(std::move(param_ctx)),
+        returned_(returned),
+        diag_(diag),
+        b_(ctx) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     if (!host_) {
@@ -69,8 +75,8 @@ class CtxThreader : public IRMutator {
     const Stmt* r = IRMutator::Mutate_AssignStmt(s);
     // Track derivations: a DistributedTensor defined from another one inherits its ctx.
     if (auto* a = As<AssignStmt>(r); a && !host_) TrackCallResult(a, s);
-    if (auto* a = As<AssignStmt>(r); a && Isa<DistributedTensorType>(a->var->type) &&
-                                     !ctx_of_.count(a->var)) {
+    if (auto* a = As<AssignStmt>(r);
+        a && Isa<DistributedTensorType>(a->var->type) && !ctx_of_.count(a->var)) {
       if (const Var* src = DerivedFrom(a->value)) {
         auto it = ctx_of_.find(src);
         if (it != ctx_of_.end()) ctx_of_[a->var] = it->second;

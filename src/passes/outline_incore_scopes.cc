@@ -28,8 +28,8 @@
 namespace pypto::passes {
 
 using namespace ir;
-using util::VarUses;
 using util::CollectVarUses;
+using util::VarUses;
 
 namespace {
 
@@ -39,15 +39,21 @@ class EscapeChecker : public IRVisitor {
  public:
   explicit EscapeChecker(DiagnosticEngine& d) : diag_(d) {}
   void Visit_ReturnStmt(const ReturnStmt* s) override {
-    diag_.Error(s->span, "pl.at(level=pl.Level.CORE_GROUP): 'return' inside an InCore scope is not supported; compute values in the scope and return after it");
+    diag_.Error(s->span,
+                "pl.at(level=pl.Level.CORE_GROUP): 'return' inside an InCore scope is not "
+                "supported; compute values in the scope and return after it");
   }
   void Visit_BreakStmt(const BreakStmt* s) override {
     if (loop_depth_ == 0)
-      diag_.Error(s->span, "pl.at(level=pl.Level.CORE_GROUP): 'break' out of an InCore scope is not supported; keep the loop inside the scope");
+      diag_.Error(s->span,
+                  "pl.at(level=pl.Level.CORE_GROUP): 'break' out of an InCore scope is not "
+                  "supported; keep the loop inside the scope");
   }
   void Visit_ContinueStmt(const ContinueStmt* s) override {
     if (loop_depth_ == 0)
-      diag_.Error(s->span, "pl.at(level=pl.Level.CORE_GROUP): 'continue' out of an InCore scope is not supported; keep the loop inside the scope");
+      diag_.Error(s->span,
+                  "pl.at(level=pl.Level.CORE_GROUP): 'continue' out of an InCore scope is not "
+                  "supported; keep the loop inside the scope");
   }
   void Visit_ForStmt(const ForStmt* s) override {
     ++loop_depth_;
@@ -93,8 +99,14 @@ class Outliner : public IRMutator {
   Outliner(Context& ctx, const Program& prog, const Function& parent, const VarUses& all,
            RegionUses regions, std::unordered_set<const Var*> params,
            std::unordered_set<const Var*> globals, DiagnosticEngine& diag)
-      : IRMutator(ctx), prog_(prog), parent_(parent), all_(all), regions_(std::move(regions)),
-        priv_(regions_.priv), parent_params_(std::move(params)), globals_(std::move(globals)),
+      : IRMutator(ctx),
+        prog_(prog),
+        parent_(parent),
+        all_(all),
+        regions_(std::move(regions)),
+        priv_(regions_.priv),
+        parent_params_(std::move(params)),
+        globals_(std::move(globals)),
         diag_(diag) {
     for (const auto& [region, uses] : priv_)
       for (const auto& [v, n] : uses) priv_total_[v] += n;
@@ -249,8 +261,7 @@ class OutlineIncoreScopesPass : public Pass {
       }
       VarUses all = CollectVarUses(f->body, /*include_types=*/true);
       Outliner o(ctx, prog, *f, all, CollectRegionUses(f->body),
-                 std::unordered_set<const Var*>(f->params.begin(), f->params.end()), globals,
-                 diag);
+                 std::unordered_set<const Var*>(f->params.begin(), f->params.end()), globals, diag);
       const Stmt* body = o.MutateStmt(f->body);
       if (o.outlined.empty()) {
         out.push_back(f);

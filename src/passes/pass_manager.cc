@@ -64,13 +64,15 @@ bool PassManager::RoundTripAfter(ir::Context& ctx, const ir::Program& p, const s
   const ir::Program* p2 =
       ir::ParseProgram(ctx, text1, fmt::format("<roundtrip after {}>", pass), diag, po);
   if (!p2) {
-    diag.Error(Span{}, fmt::format("roundtrip after pass '{}': the printed IR does not parse", pass));
+    diag.Error(Span{},
+               fmt::format("roundtrip after pass '{}': the printed IR does not parse", pass));
     return false;
   }
   std::string why;
   if (!ir::StructuralEqual(p, *p2, &why)) {
-    diag.Error(Span{}, fmt::format("roundtrip after pass '{}': re-parsed IR is not structurally equal: {}",
-                                   pass, why));
+    diag.Error(Span{},
+               fmt::format("roundtrip after pass '{}': re-parsed IR is not structurally equal: {}",
+                           pass, why));
     return false;
   }
   std::string text2 = ir::PrintProgram(*p2);
@@ -164,9 +166,8 @@ std::string PassManager::TimingReport() const {
   return out;
 }
 
-const ir::Program* RunPipeline(ir::Context& ctx, const ir::Program& prog,
-                               std::string_view pipeline, const PassManagerOptions& opts,
-                               DiagnosticEngine& diag) {
+const ir::Program* RunPipeline(ir::Context& ctx, const ir::Program& prog, std::string_view pipeline,
+                               const PassManagerOptions& opts, DiagnosticEngine& diag) {
   std::string err;
   auto spec = ResolvePipeline(pipeline, &err);
   if (!spec) {

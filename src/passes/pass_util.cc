@@ -94,15 +94,27 @@ class AccessCollector : public IRVisitor {
       Access& a = (*out_)[v];
       if (c->op) {
         switch (c->op->EffectOf(static_cast<int>(i), c->kwargs)) {
-          case ArgEffect::kRead: a.read = true; break;
-          case ArgEffect::kWrite: a.written = true; break;
-          case ArgEffect::kReadWrite: a.read = a.written = true; break;
+          case ArgEffect::kRead:
+            a.read = true;
+            break;
+          case ArgEffect::kWrite:
+            a.written = true;
+            break;
+          case ArgEffect::kReadWrite:
+            a.read = a.written = true;
+            break;
         }
       } else if (callee && i < callee->param_dirs.size()) {
         switch (callee->param_dirs[i]) {
-          case ParamDirection::kIn: a.read = true; break;
-          case ParamDirection::kOut: a.written = true; break;
-          case ParamDirection::kInOut: a.read = a.written = true; break;
+          case ParamDirection::kIn:
+            a.read = true;
+            break;
+          case ParamDirection::kOut:
+            a.written = true;
+            break;
+          case ParamDirection::kInOut:
+            a.read = a.written = true;
+            break;
         }
       } else {
         a.read = true;

@@ -25,9 +25,9 @@ const ir::Program* WithFunctions(ir::Context& ctx, const ir::Program& p,
 // `p` with the body of every function `pick` selects replaced by `rewrite(f)`;
 // functions whose body comes back unchanged are kept, and `p` itself is
 // returned when none changed.
-const ir::Program* RewriteBodies(ir::Context& ctx, const ir::Program& p,
-                                 const std::function<bool(const ir::Function&)>& pick,
-                                 const std::function<const ir::Stmt*(const ir::Function&)>& rewrite);
+const ir::Program* RewriteBodies(
+    ir::Context& ctx, const ir::Program& p, const std::function<bool(const ir::Function&)>& pick,
+    const std::function<const ir::Stmt*(const ir::Function&)>& rewrite);
 // Statements of a body (a SeqStmt's list, or the single statement).
 std::vector<const ir::Stmt*> StmtList(const ir::Stmt* s);
 const ir::SeqStmt* Seq(ir::Context& ctx, std::vector<const ir::Stmt*> stmts, Span span = {});
@@ -41,11 +41,11 @@ inline const ir::YieldStmt* TrailingYield(const ir::Stmt* body) {
 
 // Uses and definitions of Vars in a subtree, in visit order.
 struct VarUses {
-  std::vector<const ir::Var*> use_order;          // first-use order, unique
-  std::unordered_map<const ir::Var*, int> uses;   // use counts
+  std::vector<const ir::Var*> use_order;              // first-use order, unique
+  std::unordered_map<const ir::Var*, int> uses;       // use counts
   std::unordered_map<const ir::Var*, int> first_use;  // visit index of the first use
-  std::vector<const ir::Var*> def_order;          // first-def order, unique
-  std::unordered_map<const ir::Var*, int> defs;   // def counts
+  std::vector<const ir::Var*> def_order;              // first-def order, unique
+  std::unordered_map<const ir::Var*, int> defs;       // def counts
   std::unordered_map<const ir::Var*, int> first_def;
 };
 VarUses CollectVarUses(const ir::Stmt* s, bool include_types = false);

@@ -25,37 +25,64 @@ const std::vector<PassInfo>& AllPasses() {
         // New kernels may hold tensor ops, N-D tiles and tiles without a memory
         // space (properties that held vacuously while there was no kernel).
         {P::kIncoreTileOps, P::kTileOps2D, P::kTileMemoryInferred}, CreateOutlineIncoreScopesPass);
-    add("convert-to-ssa", "rename re-assigned variables; loop/if-carried values become iter_args/return_vars",
+    add("convert-to-ssa",
+        "rename re-assigned variables; loop/if-carried values become iter_args/return_vars",
         {P::kTypeChecked}, {P::kSSAForm}, {}, CreateConvertToSSAPass);
     add("simplify", "fold scalar constants and shape expressions; remove dead scalar assignments",
         {}, {}, {}, CreateSimplifyPass);
     add("convert-tensor-to-tile-ops",
-        "kernels: tensor ops -> tile.load/tile.*/tile.store; pld.tensor.put/get/remote_store -> pld.tile.*",
-        {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {}, CreateConvertTensorToTileOpsPass);
+        "kernels: tensor ops -> tile.load/tile.*/tile.store; pld.tensor.put/get/remote_store -> "
+        "pld.tile.*",
+        {P::kSSAForm, P::kSplitIncoreOrch}, {P::kIncoreTileOps}, {},
+        CreateConvertTensorToTileOpsPass);
     add("lower-composite-ops",
-        "kernels: pld.tensor barrier/allreduce(mesh, ring)/broadcast/reduce_scatter/allgather/all_to_all(_v) -> credit barriers + remote_load/get/put",
+        "kernels: pld.tensor barrier/allreduce(mesh, "
+        "ring)/broadcast/reduce_scatter/allgather/all_to_all(_v) -> credit barriers + "
+        "remote_load/get/put",
         {}, {P::kCompositeOpsLowered}, {P::kTileMemoryInferred}, CreateLowerCompositeOpsPass);
     add("flatten-tile-nd-to-2d", "flatten N-D tiles to [prod(leading), last]",
         {P::kSSAForm, P::kIncoreTileOps}, {P::kTileOps2D}, {}, CreateFlattenTileNdTo2DPass);
-    add("infer-tile-memory-space", "give every kernel tile a memory space (from its consumers, default Vec)",
+    add("infer-tile-memory-space",
+        "give every kernel tile a memory space (from its consumers, default Vec)",
         {P::kIncoreTileOps}, {P::kTileMemoryInferred}, {}, CreateInferTileMemorySpacePass);
-    add("lower-auto-vector-split", "kernels: erase pl.split_aiv regions (None: splice; UP_DOWN/LEFT_RIGHT: halve element-wise tile work per lane); AUTO split of mixed kernels: not supported", {}, {P::kAutoVectorSplitLowered}, {}, CreateLowerAutoVectorSplitPass);
-    add("expand-mixed-kernel", "InCore kernels -> AIV (vector only) / AIC (cube only); mixed kernels: not yet (warning)",
+    add("lower-auto-vector-split",
+        "kernels: erase pl.split_aiv regions (None: splice; UP_DOWN/LEFT_RIGHT: halve element-wise "
+        "tile work per lane); AUTO split of mixed kernels: not supported",
+        {}, {P::kAutoVectorSplitLowered}, {}, CreateLowerAutoVectorSplitPass);
+    add("expand-mixed-kernel",
+        "InCore kernels -> AIV (vector only) / AIC (cube only); mixed kernels: not yet (warning)",
         {P::kSplitIncoreOrch}, {P::kMixedKernelExpanded}, {}, CreateExpandMixedKernelPass);
-    add("synthesize-allreduce-signals", "host: give pld.tensor.allreduce without a signal a private [world_size, core_num] INT32 signal window", {}, {P::kAllReduceSignalsSynthesized}, {}, CreateSynthesizeAllReduceSignalsPass);
-    add("materialize-comm-domain-scopes", "host: infer comm domains from device= dispatches, bind window views to their allocation, wrap pld.comm_domain scopes", {}, {P::kCommDomainScopesMaterialized}, {}, CreateMaterializeCommDomainScopesPass);
-    add("lower-host-tensor-collectives", "host: pld.tensor.* collectives -> per-device builtin.tensor.* dispatches (attrs device, arg_directions)", {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {}, CreateLowerHostTensorCollectivesPass);
-    add("lower-l2-tensor-collectives", "CHIP orchestrations: pld.tensor.* collectives -> a call of a synthesized, already lowered AIV kernel", {}, {P::kL2CollectivesLowered}, {}, CreateLowerL2TensorCollectivesPass);
+    add("synthesize-allreduce-signals",
+        "host: give pld.tensor.allreduce without a signal a private [world_size, core_num] INT32 "
+        "signal window",
+        {}, {P::kAllReduceSignalsSynthesized}, {}, CreateSynthesizeAllReduceSignalsPass);
+    add("materialize-comm-domain-scopes",
+        "host: infer comm domains from device= dispatches, bind window views to their allocation, "
+        "wrap pld.comm_domain scopes",
+        {}, {P::kCommDomainScopesMaterialized}, {}, CreateMaterializeCommDomainScopesPass);
+    add("lower-host-tensor-collectives",
+        "host: pld.tensor.* collectives -> per-device builtin.tensor.* dispatches (attrs device, "
+        "arg_directions)",
+        {P::kCommDomainScopesMaterialized}, {P::kHostCollectivesLowered}, {},
+        CreateLowerHostTensorCollectivesPass);
+    add("lower-l2-tensor-collectives",
+        "CHIP orchestrations: pld.tensor.* collectives -> a call of a synthesized, already lowered "
+        "AIV kernel",
+        {}, {P::kL2CollectivesLowered}, {}, CreateLowerL2TensorCollectivesPass);
     add("materialize-dist-tensor-ctx",
-        "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through calls",
-        {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {}, CreateMaterializeDistTensorCtxPass);
+        "append a pld.CommCtx parameter per DistributedTensor parameter and thread it through "
+        "calls",
+        {P::kSplitIncoreOrch}, {P::kDistTensorCtxMaterialized}, {},
+        CreateMaterializeDistTensorCtxPass);
     add("eliminate-early-returns",
         "kernels: a return inside an if -> if/else yielding the returned values, then one return",
         {P::kSSAForm}, {}, {}, CreateEliminateEarlyReturnsPass);
     add("flatten-call-args",
         "kernels: bind op calls nested as call arguments (non-scalar results) to named temporaries",
         {}, {}, {P::kTileMemoryInferred, P::kTileOps2D}, CreateFlattenCallArgsPass);
-    add("insert-comm-fence", "insert cacheinvalid/fence after publishing writes, fence after remote writes, cacheinvalid after waits",
+    add("insert-comm-fence",
+        "insert cacheinvalid/fence after publishing writes, fence after remote writes, "
+        "cacheinvalid after waits",
         {P::kSplitIncoreOrch}, {P::kCommFenced}, {}, CreateInsertCommFencePass);
     return v;
   }();
@@ -78,12 +105,11 @@ static const std::map<std::string, std::vector<std::string>, std::less<>>& Pipel
   static const std::map<std::string, std::vector<std::string>, std::less<>> m = {
       {"default",
        {"outline-incore-scopes", "convert-to-ssa", "simplify", "flatten-call-args",
-        "convert-tensor-to-tile-ops",
-        "lower-composite-ops", "flatten-tile-nd-to-2d", "infer-tile-memory-space",
-        "lower-auto-vector-split", "expand-mixed-kernel", "synthesize-allreduce-signals",
-        "materialize-comm-domain-scopes", "lower-host-tensor-collectives",
-        "lower-l2-tensor-collectives", "materialize-dist-tensor-ctx", "insert-comm-fence",
-        "eliminate-early-returns", "simplify"}},
+        "convert-tensor-to-tile-ops", "lower-composite-ops", "flatten-tile-nd-to-2d",
+        "infer-tile-memory-space", "lower-auto-vector-split", "expand-mixed-kernel",
+        "synthesize-allreduce-signals", "materialize-comm-domain-scopes",
+        "lower-host-tensor-collectives", "lower-l2-tensor-collectives",
+        "materialize-dist-tensor-ctx", "insert-comm-fence", "eliminate-early-returns", "simplify"}},
   };
   return m;
 }
@@ -137,11 +163,13 @@ std::optional<PipelineSpec> ResolvePipeline(std::string_view text, std::string* 
   size_t pos = 0;
   while (true) {
     size_t comma = text.find(',', pos);
-    std::string_view item = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    std::string_view item =
+        text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) {
-      *error = fmt::format("empty pass name in pipeline '{}'; expected comma-separated pass names", text);
+      *error = fmt::format("empty pass name in pipeline '{}'; expected comma-separated pass names",
+                           text);
       return std::nullopt;
     }
     const PassInfo* p = FindPass(item);
@@ -172,8 +200,9 @@ std::string CheckPipelineProperties(const PipelineSpec& spec, PropertySet props)
     p->required.ForEach([&](IRProperty r) {
       if (!err.empty() || props.Has(r)) return;
       const PassInfo* prod = ProducerOf(r);
-      err = fmt::format("pass {} requires property {}, produced by pass {}; add it earlier in the pipeline",
-                        p->name, PropertyName(r), prod ? prod->name : std::string("<none>"));
+      err = fmt::format(
+          "pass {} requires property {}, produced by pass {}; add it earlier in the pipeline",
+          p->name, PropertyName(r), prod ? prod->name : std::string("<none>"));
     });
     if (!err.empty()) return err;
     props = props.Without(p->invalidated);

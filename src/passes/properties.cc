@@ -63,8 +63,9 @@ bool CheckSSA(const Program& prog, std::string* why) {
         if (!ok) return;
         if (!defined.insert(v).second) {
           ok = false;
-          if (why) *why = fmt::format("function '{}': '{}' is assigned more than once", f->name,
-                                      v->name_hint);
+          if (why)
+            *why = fmt::format("function '{}': '{}' is assigned more than once", f->name,
+                               v->name_hint);
         }
       });
     });
@@ -78,7 +79,9 @@ bool CheckNoInCoreScopes(const Program& prog, std::string* why) {
     bool found = false;
     walk::ForEachStmt(f->body, [&](const Stmt* s) { found |= Isa<InCoreScopeStmt>(s); });
     if (found) {
-      if (why) *why = fmt::format("function '{}' still contains a pl.at(level=pl.Level.CORE_GROUP) scope", f->name);
+      if (why)
+        *why = fmt::format("function '{}' still contains a pl.at(level=pl.Level.CORE_GROUP) scope",
+                           f->name);
       return false;
     }
   }
@@ -101,7 +104,8 @@ bool CheckIncoreTileOps(const Program& prog, std::string* why) {
 }
 
 // Applies `f` to every tile type bound in kernel functions (params and defs).
-bool ForEachKernelTile(const Program& prog, const std::function<bool(const Function&, const Var*, const TileType*)>& f) {
+bool ForEachKernelTile(const Program& prog,
+                       const std::function<bool(const Function&, const Var*, const TileType*)>& f) {
   for (const Function* fn : prog.functions) {
     if (!fn->IsKernel()) continue;
     bool ok = true;
@@ -129,13 +133,15 @@ bool CheckProperty(const Program& prog, IRProperty p, std::string* why) {
     case IRProperty::kTileOps2D:
       return ForEachKernelTile(prog, [&](const Function& f, const Var* v, const TileType* t) {
         if (t->rank() <= 2) return true;
-        if (why) *why = fmt::format("kernel '{}': tile '{}' has rank {}", f.name, v->name_hint, t->rank());
+        if (why)
+          *why = fmt::format("kernel '{}': tile '{}' has rank {}", f.name, v->name_hint, t->rank());
         return false;
       });
     case IRProperty::kTileMemoryInferred:
       return ForEachKernelTile(prog, [&](const Function& f, const Var* v, const TileType* t) {
         if (t->memory_space) return true;
-        if (why) *why = fmt::format("kernel '{}': tile '{}' has no memory space", f.name, v->name_hint);
+        if (why)
+          *why = fmt::format("kernel '{}': tile '{}' has no memory space", f.name, v->name_hint);
         return false;
       });
     case IRProperty::kCommDomainScopesMaterialized:

@@ -78,8 +78,10 @@ class OriginWalk {
   }
 
   void Bind(const Var* v, int o) {
-    if (o >= 0 && Isa<DistributedTensorType>(v->type)) origin_[v] = o;
-    else origin_.erase(v);  // a re-assigned pre-SSA Var may lose its origin
+    if (o >= 0 && Isa<DistributedTensorType>(v->type))
+      origin_[v] = o;
+    else
+      origin_.erase(v);  // a re-assigned pre-SSA Var may lose its origin
   }
 
   void Return(std::vector<int> vals) {
@@ -107,8 +109,10 @@ class OriginWalk {
         return;
       case NodeKind::kAssignStmt: {
         auto* a = Cast<AssignStmt>(s);
-        if (Isa<TupleType>(a->var->type)) tuple_origin_[a->var] = TupleOrigins(a->value);
-        else Bind(a->var, OriginOf(a->value));
+        if (Isa<TupleType>(a->var->type))
+          tuple_origin_[a->var] = TupleOrigins(a->value);
+        else
+          Bind(a->var, OriginOf(a->value));
         return;
       }
       case NodeKind::kReturnStmt: {

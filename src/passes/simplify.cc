@@ -55,7 +55,8 @@ int64_t PyFloorMod(int64_t a, int64_t b) {
 
 class Folder : public IRMutator {
  public:
-  Folder(Context& ctx, const std::unordered_map<const Var*, int>& defs) : IRMutator(ctx), defs_(defs) {}
+  Folder(Context& ctx, const std::unordered_map<const Var*, int>& defs)
+      : IRMutator(ctx), defs_(defs) {}
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     const Stmt* r = IRMutator::Mutate_AssignStmt(s);
@@ -131,28 +132,35 @@ class Folder : public IRMutator {
         case UnaryOp::kAbs:
           if (*i == std::numeric_limits<int64_t>::min()) return r;
           return ctx_.Make<ConstInt>(*i < 0 ? -*i : *i, u->type, u->span);
-        case UnaryOp::kBitNot: return ctx_.Make<ConstInt>(~*i, u->type, u->span);
+        case UnaryOp::kBitNot:
+          return ctx_.Make<ConstInt>(~*i, u->type, u->span);
         case UnaryOp::kCast:
           if (IsFloat(dt)) return ctx_.Make<ConstFloat>(static_cast<double>(*i), u->type, u->span);
-          if (IsInteger(dt) && DTypeBytes(dt) == 8) return ctx_.Make<ConstInt>(*i, u->type, u->span);
+          if (IsInteger(dt) && DTypeBytes(dt) == 8)
+            return ctx_.Make<ConstInt>(*i, u->type, u->span);
           if (IsInteger(dt)) {
             int bits = DTypeBytes(dt) * 8;
             int64_t lo = IsSignedInt(dt) ? -(int64_t{1} << (bits - 1)) : 0;
-            int64_t hi = IsSignedInt(dt) ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+            int64_t hi =
+                IsSignedInt(dt) ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
             if (*i >= lo && *i <= hi) return ctx_.Make<ConstInt>(*i, u->type, u->span);
           }
           return r;
-        default: return r;
+        default:
+          return r;
       }
     }
     if (auto f = FloatOf(u->operand)) {
       switch (u->op) {
-        case UnaryOp::kNeg: return ctx_.Make<ConstFloat>(-*f, u->type, u->span);
-        case UnaryOp::kAbs: return ctx_.Make<ConstFloat>(std::fabs(*f), u->type, u->span);
+        case UnaryOp::kNeg:
+          return ctx_.Make<ConstFloat>(-*f, u->type, u->span);
+        case UnaryOp::kAbs:
+          return ctx_.Make<ConstFloat>(std::fabs(*f), u->type, u->span);
         case UnaryOp::kCast:
           if (IsFloat(dt)) return ctx_.Make<ConstFloat>(*f, u->type, u->span);
           return r;
-        default: return r;
+        default:
+          return r;
       }
     }
     if (auto b = BoolOf(u->operand))
@@ -170,29 +178,48 @@ class Folder : public IRMutator {
     if (li && ri) {
       int64_t x = *li, y = *ri, z = 0;
       switch (b->op) {
-        case BinaryOp::kAdd: return __builtin_add_overflow(x, y, &z) ? nullptr : mk_i(z);
-        case BinaryOp::kSub: return __builtin_sub_overflow(x, y, &z) ? nullptr : mk_i(z);
-        case BinaryOp::kMul: return __builtin_mul_overflow(x, y, &z) ? nullptr : mk_i(z);
+        case BinaryOp::kAdd:
+          return __builtin_add_overflow(x, y, &z) ? nullptr : mk_i(z);
+        case BinaryOp::kSub:
+          return __builtin_sub_overflow(x, y, &z) ? nullptr : mk_i(z);
+        case BinaryOp::kMul:
+          return __builtin_mul_overflow(x, y, &z) ? nullptr : mk_i(z);
         case BinaryOp::kFloorDiv:
           if (y == 0 || (x == std::numeric_limits<int64_t>::min() && y == -1)) return nullptr;
           return mk_i(PyFloorDiv(x, y));
         case BinaryOp::kFloorMod:
           if (y == 0 || y == -1) return y == -1 ? mk_i(0) : nullptr;
           return mk_i(PyFloorMod(x, y));
-        case BinaryOp::kMin: return mk_i(std::min(x, y));
-        case BinaryOp::kMax: return mk_i(std::max(x, y));
-        case BinaryOp::kBitAnd: return mk_i(x & y);
-        case BinaryOp::kBitOr: return mk_i(x | y);
-        case BinaryOp::kBitXor: return mk_i(x ^ y);
-        case BinaryOp::kShl: return (y < 0 || y > 62 || x < 0 || x > (std::numeric_limits<int64_t>::max() >> y)) ? nullptr : mk_i(x << y);
-        case BinaryOp::kShr: return (y < 0 || y > 63) ? nullptr : mk_i(x >> y);
-        case BinaryOp::kEq: return bool_result ? mk_b(x == y) : nullptr;
-        case BinaryOp::kNe: return bool_result ? mk_b(x != y) : nullptr;
-        case BinaryOp::kLt: return bool_result ? mk_b(x < y) : nullptr;
-        case BinaryOp::kLe: return bool_result ? mk_b(x <= y) : nullptr;
-        case BinaryOp::kGt: return bool_result ? mk_b(x > y) : nullptr;
-        case BinaryOp::kGe: return bool_result ? mk_b(x >= y) : nullptr;
-        default: return nullptr;
+        case BinaryOp::kMin:
+          return mk_i(std::min(x, y));
+        case BinaryOp::kMax:
+          return mk_i(std::max(x, y));
+        case BinaryOp::kBitAnd:
+          return mk_i(x & y);
+        case BinaryOp::kBitOr:
+          return mk_i(x | y);
+        case BinaryOp::kBitXor:
+          return mk_i(x ^ y);
+        case BinaryOp::kShl:
+          return (y < 0 || y > 62 || x < 0 || x > (std::numeric_limits<int64_t>::max() >> y))
+                     ? nullptr
+                     : mk_i(x << y);
+        case BinaryOp::kShr:
+          return (y < 0 || y > 63) ? nullptr : mk_i(x >> y);
+        case BinaryOp::kEq:
+          return bool_result ? mk_b(x == y) : nullptr;
+        case BinaryOp::kNe:
+          return bool_result ? mk_b(x != y) : nullptr;
+        case BinaryOp::kLt:
+          return bool_result ? mk_b(x < y) : nullptr;
+        case BinaryOp::kLe:
+          return bool_result ? mk_b(x <= y) : nullptr;
+        case BinaryOp::kGt:
+          return bool_result ? mk_b(x > y) : nullptr;
+        case BinaryOp::kGe:
+          return bool_result ? mk_b(x >= y) : nullptr;
+        default:
+          return nullptr;
       }
     }
     auto lf = FloatOf(b->lhs), rf = FloatOf(b->rhs);
@@ -200,25 +227,39 @@ class Folder : public IRMutator {
       double x = *lf, y = *rf;
       auto mk_f = [&](double v) -> const Expr* { return ctx_.Make<ConstFloat>(v, t, b->span); };
       switch (b->op) {
-        case BinaryOp::kAdd: return mk_f(x + y);
-        case BinaryOp::kSub: return mk_f(x - y);
-        case BinaryOp::kMul: return mk_f(x * y);
-        case BinaryOp::kDiv: return y == 0 ? nullptr : mk_f(x / y);
-        case BinaryOp::kMin: return mk_f(std::min(x, y));
-        case BinaryOp::kMax: return mk_f(std::max(x, y));
-        default: return nullptr;
+        case BinaryOp::kAdd:
+          return mk_f(x + y);
+        case BinaryOp::kSub:
+          return mk_f(x - y);
+        case BinaryOp::kMul:
+          return mk_f(x * y);
+        case BinaryOp::kDiv:
+          return y == 0 ? nullptr : mk_f(x / y);
+        case BinaryOp::kMin:
+          return mk_f(std::min(x, y));
+        case BinaryOp::kMax:
+          return mk_f(std::max(x, y));
+        default:
+          return nullptr;
       }
     }
     if (lf && rf && bool_result) {
       double x = *lf, y = *rf;
       switch (b->op) {
-        case BinaryOp::kEq: return mk_b(x == y);
-        case BinaryOp::kNe: return mk_b(x != y);
-        case BinaryOp::kLt: return mk_b(x < y);
-        case BinaryOp::kLe: return mk_b(x <= y);
-        case BinaryOp::kGt: return mk_b(x > y);
-        case BinaryOp::kGe: return mk_b(x >= y);
-        default: return nullptr;
+        case BinaryOp::kEq:
+          return mk_b(x == y);
+        case BinaryOp::kNe:
+          return mk_b(x != y);
+        case BinaryOp::kLt:
+          return mk_b(x < y);
+        case BinaryOp::kLe:
+          return mk_b(x <= y);
+        case BinaryOp::kGt:
+          return mk_b(x > y);
+        case BinaryOp::kGe:
+          return mk_b(x >= y);
+        default:
+          return nullptr;
       }
     }
     auto lb = BoolOf(b->lhs), rb = BoolOf(b->rhs);
@@ -274,9 +315,12 @@ std::unordered_set<const AssignStmt*> FindDead(const Function& f) {
     if (live.insert(v).second) work.push_back(v);
   };
   auto use_expr = [&](const Expr* e) {
-    walk::ForEachExpr(e, [&](const Expr* x) {
-      if (auto* v = AsVarLike(x)) mark(v);
-    }, /*types=*/true);
+    walk::ForEachExpr(
+        e,
+        [&](const Expr* x) {
+          if (auto* v = AsVarLike(x)) mark(v);
+        },
+        /*types=*/true);
   };
   auto use_type = [&](const Type* t) {
     walk::ForEachExprInType(t, [&](const Expr* x) {

@@ -46,8 +46,7 @@ bool StructuredLiveness::LiveAt(const Stmt* s, const Var* v) const {
   return it != at_.end() && it->second.count(v) > 0;
 }
 
-void StructuredLiveness::Record(const Stmt* s, const VarSet& live, const Stmt* b1,
-                                const Stmt* b2) {
+void StructuredLiveness::Record(const Stmt* s, const VarSet& live, const Stmt* b1, const Stmt* b2) {
   VarSet& out = at_[s];
   for (const Stmt* b : {b1, b2})
     walk::ForEachStmt(b, [&](const Stmt* x) {

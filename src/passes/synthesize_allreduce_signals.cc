@@ -104,7 +104,6 @@ class SignalSynthesizer : public util::LoopDepthMutator {
     return util::Seq(ctx_, std::move(out), s->span);
   }
 
-
   // Reached only for allreduce calls that are not a statement's whole value.
   const Expr* Mutate_Call(const Call* c) override {
     if (IsSignalLess(c))
@@ -191,8 +190,8 @@ class SynthesizeAllReduceSignalsPass : public Pass {
     std::unordered_set<std::string> used = UsedNames(prog);
     int64_t next = 0;
     int errors = diag.ErrorCount();
-    const Program* result = util::RewriteBodies(
-        ctx, prog, host::IsHostOrch, [&](const Function& f) {
+    const Program* result =
+        util::RewriteBodies(ctx, prog, host::IsHostOrch, [&](const Function& f) {
           return SignalSynthesizer(ctx, &used, &next, diag).MutateStmt(f.body);
         });
     return diag.ErrorCount() > errors ? nullptr : result;

@@ -11,9 +11,9 @@ namespace pypto::passes {
 
 // Elementwise tensor ops with a same-named tile op (when both are registered).
 static constexpr std::array<std::string_view, 24> kElementwise = {
-    "add", "sub", "mul", "div", "maximum", "minimum", "exp", "log", "neg", "abs", "sqrt",
-    "rsqrt", "recip", "relu", "adds", "subs", "muls", "divs", "maxs", "mins", "cast", "and",
-    "or", "not"};
+    "add",  "sub",  "mul",  "div",   "maximum", "minimum", "exp",  "log",
+    "neg",  "abs",  "sqrt", "rsqrt", "recip",   "relu",    "adds", "subs",
+    "muls", "divs", "maxs", "mins",  "cast",    "and",     "or",   "not"};
 
 bool NeedsTileConversion(const ir::Call& c) {
   if (!c.op) return false;

@@ -25,9 +25,7 @@ void Exec::Fail(const std::string& msg, int code) const {
   throw SimError(s, (op.empty() ? "" : op + ": ") + msg + who, code);
 }
 
-void Exec::Point() {
-  sched.Point(t);
-}
+void Exec::Point() { sched.Point(t); }
 
 const Value* Exec::Arg(const Call& c, std::vector<Value>& args, std::string_view name) {
   if (!c.op) return nullptr;
@@ -62,28 +60,35 @@ std::optional<DataType> Exec::KwDType(const Call& c, std::string_view name) {
 }
 
 const TensorVal& Exec::Tensor(const Value& v, const char* what) const {
-  if (v.kind != Value::Kind::kTensor) Fail(fmt::format("'{}' must be a tensor, got {}", what, DescribeValue(v)));
+  if (v.kind != Value::Kind::kTensor)
+    Fail(fmt::format("'{}' must be a tensor, got {}", what, DescribeValue(v)));
   return *v.tensor;
 }
 const TileVal& Exec::Tile(const Value& v, const char* what) const {
-  if (v.kind != Value::Kind::kTile) Fail(fmt::format("'{}' must be a tile, got {}", what, DescribeValue(v)));
+  if (v.kind != Value::Kind::kTile)
+    Fail(fmt::format("'{}' must be a tile, got {}", what, DescribeValue(v)));
   return *v.tile;
 }
 int64_t Exec::Int(const Value& v, const char* what) const {
-  if (v.kind != Value::Kind::kScalar) Fail(fmt::format("'{}' must be a scalar, got {}", what, DescribeValue(v)));
+  if (v.kind != Value::Kind::kScalar)
+    Fail(fmt::format("'{}' must be a scalar, got {}", what, DescribeValue(v)));
   return v.AsInt();
 }
 std::vector<int64_t> Exec::Ints(const Value& v, const char* what) const {
   std::vector<int64_t> out;
   if (v.kind == Value::Kind::kScalar) return {v.AsInt()};
-  if (v.kind != Value::Kind::kTuple) Fail(fmt::format("'{}' must be a tuple of integers, got {}", what, DescribeValue(v)));
+  if (v.kind != Value::Kind::kTuple)
+    Fail(fmt::format("'{}' must be a tuple of integers, got {}", what, DescribeValue(v)));
   for (const Value& e : *v.tuple) out.push_back(Int(e, what));
   return out;
 }
 
 uint8_t* Exec::Base(const TensorVal& v, int dev) const {
   if (v.IsWindow()) {
-    if (dev < 0) Fail(fmt::format("window tensor '{}' is accessed from the host; window memory lives on the ranks", v.name));
+    if (dev < 0)
+      Fail(fmt::format(
+          "window tensor '{}' is accessed from the host; window memory lives on the ranks",
+          v.name));
     return m.WindowBytes(v.alloc, dev);
   }
   return v.host->data;
@@ -99,13 +104,14 @@ void Exec::CheckRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
   if (off.size() != v.rank() || ext.size() != v.rank())
     Fail(fmt::format("'{}' region has rank {} but tensor '{}' has rank {}", role, off.size(),
                      v.name, v.rank()));
-  std::string where = v.IsWindow() ? fmt::format(" of window '{}' on rank {}", m.alloc(v.alloc).name, dev) : "";
+  std::string where =
+      v.IsWindow() ? fmt::format(" of window '{}' on rank {}", m.alloc(v.alloc).name, dev) : "";
   for (size_t k = 0; k < v.rank(); ++k)
     if (ext[k] < 0 || off[k] < 0 || off[k] + ext[k] > v.shape[k])
-      Fail(fmt::format("out-of-bounds access: '{}' region offsets {} extents {} exceeds tensor "
-                       "'{}' shape {}{}",
-                       role, ShapeString(off), ShapeString(ext), v.name, ShapeString(v.shape),
-                       where));
+      Fail(fmt::format(
+          "out-of-bounds access: '{}' region offsets {} extents {} exceeds tensor "
+          "'{}' shape {}{}",
+          role, ShapeString(off), ShapeString(ext), v.name, ShapeString(v.shape), where));
   // The view itself must lie inside its storage.
   int64_t lo = v.offset, hi = v.offset;
   bool empty = false;
@@ -116,9 +122,10 @@ void Exec::CheckRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
     hi += std::max(a, b);
   }
   if (!empty && (lo < 0 || hi >= StorageElems(m, v)))
-    Fail(fmt::format("out-of-bounds access: '{}' of tensor '{}' reaches element {} but its "
-                     "storage{} holds {} elements",
-                     role, v.name, hi, where, StorageElems(m, v)));
+    Fail(
+        fmt::format("out-of-bounds access: '{}' of tensor '{}' reaches element {} but its "
+                    "storage{} holds {} elements",
+                    role, v.name, hi, where, StorageElems(m, v)));
 }
 
 // Calls fn(element_offset, linear_index) for every element of the box.
@@ -200,11 +207,19 @@ static void AtomicAddElem(uint8_t* p, DataType dt, double v) {
       std::atomic_ref<float>(*reinterpret_cast<float*>(p)).fetch_add(static_cast<float>(v));
       return;
     }
-    case DataType::kInt32: AtomicAddT<int32_t>(p, v); return;
-    case DataType::kInt16: AtomicAddT<int16_t>(p, v); return;
-    case DataType::kInt8: AtomicAddT<int8_t>(p, v); return;
+    case DataType::kInt32:
+      AtomicAddT<int32_t>(p, v);
+      return;
+    case DataType::kInt16:
+      AtomicAddT<int16_t>(p, v);
+      return;
+    case DataType::kInt8:
+      AtomicAddT<int8_t>(p, v);
+      return;
     case DataType::kFP16:
-    case DataType::kBF16: AtomicAdd16(p, dt, v); return;
+    case DataType::kBF16:
+      AtomicAdd16(p, dt, v);
+      return;
     default: {
       double cur = LoadElem(p, dt);
       StoreElem(p, dt, cur + v);
@@ -237,7 +252,8 @@ void Exec::WriteRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
 int64_t Exec::CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,
                              const char* role) const {
   if (idx.size() != v.rank())
-    Fail(fmt::format("'{}' has {} indices but signal '{}' has rank {}", role, idx.size(), v.name, v.rank()));
+    Fail(fmt::format("'{}' has {} indices but signal '{}' has rank {}", role, idx.size(), v.name,
+                     v.rank()));
   int64_t e = v.offset;
   for (size_t k = 0; k < idx.size(); ++k) {
     if (idx[k] < 0 || idx[k] >= v.shape[k])
@@ -255,9 +271,10 @@ int64_t Exec::CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx
 int Exec::PeerDevice(const TensorVal& v, int64_t peer) const {
   const Domain& d = m.domain(m.DomainOf(v.alloc));
   if (peer < 0 || peer >= static_cast<int64_t>(d.devices.size()))
-    Fail(fmt::format("out-of-bounds peer access: peer {} is not a rank of the comm domain {} of "
-                     "window '{}' ({} ranks)",
-                     peer, d.Describe(), m.alloc(v.alloc).name, d.devices.size()));
+    Fail(
+        fmt::format("out-of-bounds peer access: peer {} is not a rank of the comm domain {} of "
+                    "window '{}' ({} ranks)",
+                    peer, d.Describe(), m.alloc(v.alloc).name, d.devices.size()));
   return d.devices[peer];
 }
 

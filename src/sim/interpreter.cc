@@ -2,9 +2,9 @@
 // the rank workers (see include/pypto/sim/interpreter.h).
 #include "pypto/sim/interpreter.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
@@ -83,8 +83,9 @@ Value Interpreter::Eval(Exec& ex, const Expr* e) {
       if (b->op == BinaryOp::kOr && l.AsBool()) return Value::Bool(true);
       Value r = Eval(ex, b->rhs);
       const auto* st = As<ScalarType>(e->type);
-      DataType dt = st ? st->dtype : (l.IsFloatScalar() || r.IsFloatScalar() ? DataType::kFP32
-                                                                              : DataType::kIndex);
+      DataType dt =
+          st ? st->dtype
+             : (l.IsFloatScalar() || r.IsFloatScalar() ? DataType::kFP32 : DataType::kIndex);
       bool dz = false;
       Value out = ScalarBinary(b->op, l, r, dt, &dz);
       if (dz) throw SimError(e->span, "integer division or modulo by zero");
@@ -211,8 +212,8 @@ Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vec
     throw SimError(c->span, "self." + f.name + ": device= must be an integer");
   }
   if (dev < 0 || dev >= machine.ranks())
-    throw SimError(c->span, fmt::format("self.{}: device={} is out of range for --ranks {}",
-                                        f.name, dev, machine.ranks()));
+    throw SimError(c->span, fmt::format("self.{}: device={} is out of range for --ranks {}", f.name,
+                                        dev, machine.ranks()));
   for (const Value& v : args) machine.NoteDispatch(static_cast<int>(dev), v);
   Task t;
   t.fn = &f;
@@ -389,8 +390,7 @@ Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
       if (!i->return_vars.empty()) {
         if (ex.frame->yielded.size() != i->return_vars.size())
           throw SimError(s->span, "if: branch yielded " + std::to_string(ex.frame->yielded.size()) +
-                                      " values; expected " +
-                                      std::to_string(i->return_vars.size()));
+                                      " values; expected " + std::to_string(i->return_vars.size()));
         for (size_t k = 0; k < i->return_vars.size(); ++k)
           Bind(ex, i->return_vars[k], ex.frame->yielded[k]);
       }
@@ -553,7 +553,8 @@ void Interpreter::CheckSignalZero(int alloc, const std::string& when) {
         residue_reports.push_back(fmt::format(
             "error: signal residue {}: signal '{}' (window '{}') on rank {} cell {} = {}; a "
             "self-clearing protocol leaves every cell 0",
-            when, a.signal_view.empty() ? a.name : a.signal_view, a.name, dev, ShapeString(idx), v));
+            when, a.signal_view.empty() ? a.name : a.signal_view, a.name, dev, ShapeString(idx),
+            v));
     }
 }
 

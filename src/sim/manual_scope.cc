@@ -34,8 +34,8 @@ struct ManualTask {
   const InCoreScopeStmt* scope = nullptr;  // before outlining
   const Function* fn = nullptr;            // after: the launched kernel
   std::vector<Value> args;
-  Frame frame;                         // scope tasks: the submitter's frame at submission
-  std::vector<const Var*> defs;        // scope tasks: the values defined in the body
+  Frame frame;                   // scope tasks: the submitter's frame at submission
+  std::vector<const Var*> defs;  // scope tasks: the values defined in the body
   std::vector<std::shared_ptr<FutureCell>> cells;  // one per def; call tasks: the result
   std::vector<size_t> deps;
   std::string name;
@@ -47,7 +47,7 @@ struct ManualTask {
 };
 
 struct ManualRun {
-  std::deque<ManualTask> tasks;  // a deque: tasks never move (they hold atomics)
+  std::deque<ManualTask> tasks;                    // a deque: tasks never move (they hold atomics)
   std::unordered_map<std::string, size_t> latest;  // task id -> most recent task
 };
 
@@ -93,8 +93,8 @@ Value Interpreter::Force(Exec& ex, const Value& v, Span at) {
     bi.function = ex.FunctionName();
     bi.span = at;
     bi.describe = [root] { return "waiting for the result of " + root->task; };
-    sched.Block(ex.t, [root] { return root->ready.load(std::memory_order_acquire); },
-                std::move(bi));
+    sched.Block(
+        ex.t, [root] { return root->ready.load(std::memory_order_acquire); }, std::move(bi));
   }
   ClockJoin(ex.t.clock, root->clock);
   Value r = root->v;
@@ -158,7 +158,7 @@ bool Interpreter::SubmitTask(Exec& ex, const Stmt* s) {
   t.deps = std::move(deps);
   t.span = s->span;
   t.function = ex.FunctionName();
-  t.name = tid && tid->kind == Attr::Kind::kString       ? tid->s
+  t.name = tid && tid->kind == Attr::Kind::kString     ? tid->s
            : hint && hint->kind == Attr::Kind::kString ? hint->s
            : ic                                        ? "pl.at"
                                                        : "self." + call->callee;
@@ -197,8 +197,8 @@ void Interpreter::RunTask(Exec& kx, ManualRun& run, size_t index) {
       bi.function = t.function;
       bi.span = t.span;
       bi.describe = [&dt] { return dt.desc + " has not completed"; };
-      sched.Block(kx.t, [&dt] { return dt.done.load(std::memory_order_acquire); },
-                  std::move(bi));
+      sched.Block(
+          kx.t, [&dt] { return dt.done.load(std::memory_order_acquire); }, std::move(bi));
     }
     ClockJoin(kx.t.clock, dt.clock);
   }

@@ -145,7 +145,8 @@ void RandomFill(std::vector<uint8_t>& bytes, DataType dt, uint64_t seed, const s
 const Function* FindEntry(const Program& p, const std::string& entry) {
   if (!entry.empty()) {
     const Function* f = p.Find(entry);
-    if (!f) throw UsageError{"--entry '" + entry + "': no such function in program '" + p.name + "'"};
+    if (!f)
+      throw UsageError{"--entry '" + entry + "': no such function in program '" + p.name + "'"};
     return f;
   }
   for (const Function* f : p.functions)
@@ -191,7 +192,8 @@ RunResult RunProgram(Context& ctx, const Program& program,
     // World-shaped leading dims bind to --ranks; other dynamic dims from inputs.
     for (const Var* p : entry->params)
       if (auto* tt = AsTensorTypeLike(p->type)) {
-        if (!tt->shape.empty() && host && AsVarLike(tt->shape[0]) && !in.globals.count(AsVarLike(tt->shape[0])))
+        if (!tt->shape.empty() && host && AsVarLike(tt->shape[0]) &&
+            !in.globals.count(AsVarLike(tt->shape[0])))
           in.globals[AsVarLike(tt->shape[0])] = Value::Int(P);
         for (const Var* dv : program.dynamic_dims)
           if (!host && !tt->shape.empty() && tt->shape[0] == dv && !in.globals.count(dv))
@@ -204,19 +206,22 @@ RunResult RunProgram(Context& ctx, const Program& program,
       if (it == inputs.end() || !tt) continue;
       size_t lead = host ? 0 : 1;  // non-host entries take [P, ...] arrays
       if (it->second.shape.size() == tt->shape.size() + lead)
-        for (size_t k = 0; k < tt->shape.size(); ++k) binder.Solve(tt->shape[k], it->second.shape[k + lead]);
+        for (size_t k = 0; k < tt->shape.size(); ++k)
+          binder.Solve(tt->shape[k], it->second.shape[k + lead]);
     }
     std::vector<Value> args;
     std::vector<std::vector<Value>> rank_args(P);
     for (size_t i = 0; i < entry->params.size(); ++i) {
       const Var* p = entry->params[i];
-      ParamDirection dir = i < entry->param_dirs.size() ? entry->param_dirs[i] : ParamDirection::kIn;
+      ParamDirection dir =
+          i < entry->param_dirs.size() ? entry->param_dirs[i] : ParamDirection::kIn;
       auto it = inputs.find(p->name_hint);
       const HostArray* given = it == inputs.end() ? nullptr : &it->second;
       if (auto* st = As<ScalarType>(p->type)) {
         if (!given || given->NumElements() != 1)
           throw UserError{fmt::format("input '{}': expected a scalar {} (a 0-d .npy array){}",
-                                      p->name_hint, DTypeName(st->dtype), given ? ", got shape " + ShapeString(given->shape) : "")};
+                                      p->name_hint, DTypeName(st->dtype),
+                                      given ? ", got shape " + ShapeString(given->shape) : "")};
         double v = LoadElem(given->bytes.data(), given->dtype);
         Value sv = CastScalar(Value::Float(v, DataType::kFP64), st->dtype);
         args.push_back(sv);
@@ -225,14 +230,18 @@ RunResult RunProgram(Context& ctx, const Program& program,
       }
       auto* tt = AsTensorTypeLike(p->type);
       if (!tt)
-        throw UserError{fmt::format("parameter '{}' of entry '{}' has type {}, which pypto-run cannot bind from the command line",
-                                    p->name_hint, entry->name, TypeToString(p->type))};
+        throw UserError{
+            fmt::format("parameter '{}' of entry '{}' has type {}, which pypto-run cannot bind "
+                        "from the command line",
+                        p->name_hint, entry->name, TypeToString(p->type))};
       std::vector<int64_t> shape;
       for (const Expr* d : tt->shape) {
         auto v = binder.Dim(d);
         if (!v)
-          throw UserError{fmt::format("parameter '{}': cannot bind the dynamic dims of {} (give an input whose shape determines them)",
-                                      p->name_hint, TypeToString(p->type))};
+          throw UserError{
+              fmt::format("parameter '{}': cannot bind the dynamic dims of {} (give an input whose "
+                          "shape determines them)",
+                          p->name_hint, TypeToString(p->type))};
         shape.push_back(*v);
       }
       bool window = tt->kind == NodeKind::kDistributedTensorType;
@@ -240,15 +249,18 @@ RunResult RunProgram(Context& ctx, const Program& program,
       if (!host) full.insert(full.begin(), P);
       DataType dt = tt->dtype;
       if (given) {
-        bool dt_ok = given->dtype == dt || (dt == DataType::kBF16 && given->dtype == DataType::kUInt16);
+        bool dt_ok =
+            given->dtype == dt || (dt == DataType::kBF16 && given->dtype == DataType::kUInt16);
         if (given->shape != full || !dt_ok)
           throw UserError{fmt::format("input '{}': expected shape {} dtype {} ({}{}), got {} {}",
-                                      p->name_hint, ShapeString(full), DTypeName(dt), TypeToString(p->type),
-                                      binder.Bindings(p->type), ShapeString(given->shape), DTypeName(given->dtype))};
+                                      p->name_hint, ShapeString(full), DTypeName(dt),
+                                      TypeToString(p->type), binder.Bindings(p->type),
+                                      ShapeString(given->shape), DTypeName(given->dtype))};
       } else if (dir != ParamDirection::kOut && !window && !opts.inputs_random) {
-        throw UserError{fmt::format("input '{}' is missing: expected shape {} dtype {} ({}{}); pass --input {}=FILE.npy",
-                                    p->name_hint, ShapeString(full), DTypeName(dt), TypeToString(p->type),
-                                    binder.Bindings(p->type), p->name_hint)};
+        throw UserError{fmt::format(
+            "input '{}' is missing: expected shape {} dtype {} ({}{}); pass --input {}=FILE.npy",
+            p->name_hint, ShapeString(full), DTypeName(dt), TypeToString(p->type),
+            binder.Bindings(p->type), p->name_hint)};
       }
       std::vector<uint8_t> bytes;
       int64_t n = 1;
@@ -259,7 +271,8 @@ RunResult RunProgram(Context& ctx, const Program& program,
       } else if (dir == ParamDirection::kOut) {
         if (opts.poison_nan && IsFloat(dt)) std::memset(bytes.data(), 0xff, bytes.size());
       } else if (!window || opts.inputs_random) {
-        if (opts.inputs_random && !(window && dt == DataType::kInt32)) RandomFill(bytes, dt, opts.inputs_seed, p->name_hint);
+        if (opts.inputs_random && !(window && dt == DataType::kInt32))
+          RandomFill(bytes, dt, opts.inputs_seed, p->name_hint);
       }
       if (window) {
         int64_t per = 1;
@@ -267,7 +280,8 @@ RunResult RunProgram(Context& ctx, const Program& program,
         int64_t nb = per * DTypeBytes(dt);
         int a = machine.NewAllocation(p->name_hint, std::max<int64_t>(nb, 4), p->span);
         for (int d = 0; d < P; ++d)
-          std::memcpy(machine.WindowBytes(a, d), bytes.data() + (host ? 0 : d * nb), static_cast<size_t>(nb));
+          std::memcpy(machine.WindowBytes(a, d), bytes.data() + (host ? 0 : d * nb),
+                      static_cast<size_t>(nb));
         auto t = std::make_shared<TensorVal>();
         t->alloc = a;
         t->dtype = dt;
@@ -351,7 +365,8 @@ RunResult RunProgram(Context& ctx, const Program& program,
   if (races.found() && res.exit_code == 0) res.exit_code = 3;
   if (opts.check_signals && deadlock.empty() && !machine.failed()) {
     for (size_t a = 0; a < machine.NumAllocations(); ++a)
-      if (machine.alloc(static_cast<int>(a)).sync_signal) in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
+      if (machine.alloc(static_cast<int>(a)).sync_signal)
+        in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
   }
   for (const std::string& r : in.residue_reports) res.report += r + "\n";
   if (!in.residue_reports.empty() && res.exit_code == 0) res.exit_code = 1;
@@ -359,8 +374,8 @@ RunResult RunProgram(Context& ctx, const Program& program,
     for (int d = 0; d < P; ++d) {
       RankStats& s = machine.stats()[d];
       res.report += fmt::format(
-          "stats: rank {}: bytes_sent={} bytes_received={} notifies={} waits={} collectives={}\n", d,
-          s.bytes_sent.load(), s.bytes_received.load(), s.notifies.load(), s.waits.load(),
+          "stats: rank {}: bytes_sent={} bytes_received={} notifies={} waits={} collectives={}\n",
+          d, s.bytes_sent.load(), s.bytes_received.load(), s.notifies.load(), s.waits.load(),
           s.collectives.load());
     }
   }

@@ -174,8 +174,14 @@ class ParallelScheduler : public SchedulerBase {
     bool any_blocked = false, all_stuck = true;
     for (auto& [tid, s] : states_) {
       if (s->state == TState::kDone) continue;
-      if (s->state == TState::kRunning) { all_stuck = false; break; }
-      if (Runnable(s.get())) { all_stuck = false; break; }
+      if (s->state == TState::kRunning) {
+        all_stuck = false;
+        break;
+      }
+      if (Runnable(s.get())) {
+        all_stuck = false;
+        break;
+      }
       if (s->state == TState::kBlocked) any_blocked = true;
     }
     if (any_blocked && all_stuck) {

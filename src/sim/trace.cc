@@ -10,10 +10,18 @@ std::string JsonEscape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char b[8];
@@ -33,8 +41,8 @@ void Trace::ThreadName(int tid, const std::string& name) {
   names_.push_back({tid, name});
 }
 
-void Trace::Event(int tid, const std::string& name, const std::string& cat, int64_t ts,
-                  int64_t dur, const std::string& args_json) {
+void Trace::Event(int tid, const std::string& name, const std::string& cat, int64_t ts, int64_t dur,
+                  const std::string& args_json) {
   if (!enabled_) return;
   std::lock_guard<std::mutex> l(mu_);
   events_.push_back({tid, name, cat, args_json, ts, dur, seq_++});
@@ -65,7 +73,8 @@ std::string Trace::ToJson() const {
     sep();
     o += "{\"name\": \"" + JsonEscape(e.name) + "\", \"cat\": \"" + JsonEscape(e.cat) +
          "\", \"ph\": \"X\", \"pid\": 0, \"tid\": " + std::to_string(e.tid) +
-         ", \"ts\": " + std::to_string(e.ts) + ", \"dur\": " + std::to_string(std::max<int64_t>(e.dur, 0));
+         ", \"ts\": " + std::to_string(e.ts) +
+         ", \"dur\": " + std::to_string(std::max<int64_t>(e.dur, 0));
     if (!e.args.empty()) o += ", \"args\": {" + e.args + "}";
     o += "}";
   }

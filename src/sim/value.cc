@@ -36,11 +36,11 @@ uint16_t FloatToHalf(float f) {
   uint32_t ax = x & 0x7fffffffu;
   if (ax >= 0x7f800000u) return sign | (ax > 0x7f800000u ? 0x7e00 : 0x7c00);  // NaN / Inf
   if (ax >= 0x477ff000u) return sign | 0x7c00;  // rounds to >= 65520 -> Inf
-  if (ax < 0x38800000u) {  // below the smallest normal half: subnormal or zero
+  if (ax < 0x38800000u) {                       // below the smallest normal half: subnormal or zero
     // value = ax as float; half subnormal unit is 2^-24. Round to nearest even.
     float a;
     std::memcpy(&a, &ax, 4);
-    float scaled = a * 16777216.0f;  // exact (power of two)
+    float scaled = a * 16777216.0f;    // exact (power of two)
     float r = std::nearbyint(scaled);  // default rounding mode: nearest-even
     return sign | static_cast<uint16_t>(r);
   }
@@ -90,19 +90,33 @@ static T ToInt(double v) {
 
 double LoadElem(const uint8_t* p, DataType t) {
   switch (t) {
-    case DataType::kBool: return p[0] != 0 ? 1 : 0;
-    case DataType::kInt8: return Rd<int8_t>(p);
-    case DataType::kInt16: return Rd<int16_t>(p);
-    case DataType::kInt32: return Rd<int32_t>(p);
-    case DataType::kInt64: case DataType::kIndex: return static_cast<double>(Rd<int64_t>(p));
-    case DataType::kUInt8: return Rd<uint8_t>(p);
-    case DataType::kUInt16: return Rd<uint16_t>(p);
-    case DataType::kUInt32: return Rd<uint32_t>(p);
-    case DataType::kUInt64: return static_cast<double>(Rd<uint64_t>(p));
-    case DataType::kFP16: return HalfToFloat(Rd<uint16_t>(p));
-    case DataType::kBF16: return BF16ToFloat(Rd<uint16_t>(p));
-    case DataType::kFP32: return Rd<float>(p);
-    case DataType::kFP64: return Rd<double>(p);
+    case DataType::kBool:
+      return p[0] != 0 ? 1 : 0;
+    case DataType::kInt8:
+      return Rd<int8_t>(p);
+    case DataType::kInt16:
+      return Rd<int16_t>(p);
+    case DataType::kInt32:
+      return Rd<int32_t>(p);
+    case DataType::kInt64:
+    case DataType::kIndex:
+      return static_cast<double>(Rd<int64_t>(p));
+    case DataType::kUInt8:
+      return Rd<uint8_t>(p);
+    case DataType::kUInt16:
+      return Rd<uint16_t>(p);
+    case DataType::kUInt32:
+      return Rd<uint32_t>(p);
+    case DataType::kUInt64:
+      return static_cast<double>(Rd<uint64_t>(p));
+    case DataType::kFP16:
+      return HalfToFloat(Rd<uint16_t>(p));
+    case DataType::kBF16:
+      return BF16ToFloat(Rd<uint16_t>(p));
+    case DataType::kFP32:
+      return Rd<float>(p);
+    case DataType::kFP64:
+      return Rd<double>(p);
   }
   return 0;
 }
@@ -121,19 +135,46 @@ static float ToFloatOdd(double v) {
 
 void StoreElem(uint8_t* p, DataType t, double v) {
   switch (t) {
-    case DataType::kBool: p[0] = v != 0; return;
-    case DataType::kInt8: Wr<int8_t>(p, static_cast<int8_t>(ToInt<int64_t>(v))); return;
-    case DataType::kInt16: Wr<int16_t>(p, static_cast<int16_t>(ToInt<int64_t>(v))); return;
-    case DataType::kInt32: Wr<int32_t>(p, static_cast<int32_t>(ToInt<int64_t>(v))); return;
-    case DataType::kInt64: case DataType::kIndex: Wr<int64_t>(p, ToInt<int64_t>(v)); return;
-    case DataType::kUInt8: Wr<uint8_t>(p, static_cast<uint8_t>(ToInt<int64_t>(v))); return;
-    case DataType::kUInt16: Wr<uint16_t>(p, static_cast<uint16_t>(ToInt<int64_t>(v))); return;
-    case DataType::kUInt32: Wr<uint32_t>(p, static_cast<uint32_t>(ToInt<int64_t>(v))); return;
-    case DataType::kUInt64: Wr<uint64_t>(p, ToInt<uint64_t>(v)); return;
-    case DataType::kFP16: Wr<uint16_t>(p, FloatToHalf(ToFloatOdd(v))); return;
-    case DataType::kBF16: Wr<uint16_t>(p, FloatToBF16(ToFloatOdd(v))); return;
-    case DataType::kFP32: Wr<float>(p, static_cast<float>(v)); return;
-    case DataType::kFP64: Wr<double>(p, v); return;
+    case DataType::kBool:
+      p[0] = v != 0;
+      return;
+    case DataType::kInt8:
+      Wr<int8_t>(p, static_cast<int8_t>(ToInt<int64_t>(v)));
+      return;
+    case DataType::kInt16:
+      Wr<int16_t>(p, static_cast<int16_t>(ToInt<int64_t>(v)));
+      return;
+    case DataType::kInt32:
+      Wr<int32_t>(p, static_cast<int32_t>(ToInt<int64_t>(v)));
+      return;
+    case DataType::kInt64:
+    case DataType::kIndex:
+      Wr<int64_t>(p, ToInt<int64_t>(v));
+      return;
+    case DataType::kUInt8:
+      Wr<uint8_t>(p, static_cast<uint8_t>(ToInt<int64_t>(v)));
+      return;
+    case DataType::kUInt16:
+      Wr<uint16_t>(p, static_cast<uint16_t>(ToInt<int64_t>(v)));
+      return;
+    case DataType::kUInt32:
+      Wr<uint32_t>(p, static_cast<uint32_t>(ToInt<int64_t>(v)));
+      return;
+    case DataType::kUInt64:
+      Wr<uint64_t>(p, ToInt<uint64_t>(v));
+      return;
+    case DataType::kFP16:
+      Wr<uint16_t>(p, FloatToHalf(ToFloatOdd(v)));
+      return;
+    case DataType::kBF16:
+      Wr<uint16_t>(p, FloatToBF16(ToFloatOdd(v)));
+      return;
+    case DataType::kFP32:
+      Wr<float>(p, static_cast<float>(v));
+      return;
+    case DataType::kFP64:
+      Wr<double>(p, v);
+      return;
   }
 }
 
@@ -219,17 +260,23 @@ std::string ShapeString(const std::vector<int64_t>& s) {
 
 std::string DescribeValue(const Value& v) {
   switch (v.kind) {
-    case Value::Kind::kNone: return "no value";
-    case Value::Kind::kScalar: return "scalar " + std::string(DTypeName(v.dtype));
+    case Value::Kind::kNone:
+      return "no value";
+    case Value::Kind::kScalar:
+      return "scalar " + std::string(DTypeName(v.dtype));
     case Value::Kind::kTensor:
       return std::string(v.tensor->IsWindow() ? "window tensor " : "tensor ") +
              ShapeString(v.tensor->shape) + " " + std::string(DTypeName(v.tensor->dtype));
     case Value::Kind::kTile:
       return "tile " + ShapeString(v.tile->shape) + " " + std::string(DTypeName(v.tile->dtype));
-    case Value::Kind::kTuple: return "tuple of " + std::to_string(v.tuple->size());
-    case Value::Kind::kPtr: return "window buffer";
-    case Value::Kind::kCommCtx: return "comm context";
-    case Value::Kind::kFuture: return "pending task result";
+    case Value::Kind::kTuple:
+      return "tuple of " + std::to_string(v.tuple->size());
+    case Value::Kind::kPtr:
+      return "window buffer";
+    case Value::Kind::kCommCtx:
+      return "comm context";
+    case Value::Kind::kFuture:
+      return "pending task result";
   }
   return "?";
 }

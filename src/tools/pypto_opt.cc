@@ -35,8 +35,8 @@ int Usage(const std::string& msg) {
 
 void ListPasses() {
   for (const passes::PassInfo& p : passes::AllPasses()) {
-    std::cout << p.name << (p.implemented() ? "" : " [not implemented]") << "\n    "
-              << p.summary << "\n    requires: " << p.required.ToString()
+    std::cout << p.name << (p.implemented() ? "" : " [not implemented]") << "\n    " << p.summary
+              << "\n    requires: " << p.required.ToString()
               << "; produces: " << p.produced.ToString() << "\n";
   }
 }
@@ -78,7 +78,8 @@ int Main(int argc, char** argv) {
       if (pipeline_text.empty()) return Usage("--pipeline= needs a pipeline name");
     } else if (StartsWith(a, "--emit=")) {
       emit = a.substr(7);
-      if (emit != "ir" && emit != "pto") return Usage("--emit must be 'ir' or 'pto', got '" + emit + "'");
+      if (emit != "ir" && emit != "pto")
+        return Usage("--emit must be 'ir' or 'pto', got '" + emit + "'");
     } else if (a == "-o") {
       if (i + 1 >= argc) return Usage("-o needs an output path");
       out = argv[++i];

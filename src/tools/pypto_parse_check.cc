@@ -21,8 +21,10 @@ int main(int argc, char** argv) {
   bool roundtrip = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--roundtrip") roundtrip = true;
-    else if (file.empty()) file = a;
+    if (a == "--roundtrip")
+      roundtrip = true;
+    else if (file.empty())
+      file = a;
     else {
       std::cerr << "pypto-parse-check: error: unexpected argument '" << a << "'\n";
       return 2;
@@ -61,7 +63,8 @@ int main(int argc, char** argv) {
       std::string again = ir::PrintProgram(*q);
       if (again != text) {
         std::cerr << "pypto-parse-check: print -> parse -> print is not identical:\n"
-                  << text << "---\n" << again;
+                  << text << "---\n"
+                  << again;
         return 1;
       }
     }

@@ -7,12 +7,13 @@
 //
 // Writes DIR/NAME.npy for every Out and InOut parameter of the entry. Exit codes:
 // 0 success, 1 user error, 2 usage error, 3 detected deadlock or race.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <sys/stat.h>
 
 #include "pypto/core/npy.h"
 #include "pypto/ir/context.h"
@@ -63,12 +64,14 @@ int main(int argc, char** argv) {
       return 0;
     } else if (value_of(i, a, "--ranks", &v)) {
       uint64_t n;
-      if (!ParseUInt(v, &n) || n < 1 || n > 1024) return Usage("--ranks expects 1..1024, got '" + v + "'");
+      if (!ParseUInt(v, &n) || n < 1 || n > 1024)
+        return Usage("--ranks expects 1..1024, got '" + v + "'");
       opts.ranks = static_cast<int>(n);
       have_ranks = true;
     } else if (value_of(i, a, "--input", &v)) {
       size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) return Usage("--input expects NAME=FILE.npy, got '" + v + "'");
+      if (eq == std::string::npos || eq == 0)
+        return Usage("--input expects NAME=FILE.npy, got '" + v + "'");
       input_files[v.substr(0, eq)] = v.substr(eq + 1);
     } else if (value_of(i, a, "--output-dir", &v)) {
       out_dir = v;
@@ -80,7 +83,8 @@ int main(int argc, char** argv) {
     } else if (value_of(i, a, "--deadline", &v)) {
       char* end = nullptr;
       double d = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(d > 0)) return Usage("--deadline expects a positive number of seconds");
+      if (v.empty() || *end || !(d > 0))
+        return Usage("--deadline expects a positive number of seconds");
       opts.deadline_s = d;
     } else if (a == "--check-signals") {
       opts.check_signals = true;

@@ -152,8 +152,8 @@ int main(int argc, char** argv) {
     std::string text = ReadFile(f);
     if (text.empty()) continue;
     size_t n = text.size();
-    std::vector<size_t> cuts = {1, n / 8, n / 4, n / 3, n / 2, 2 * n / 3, 3 * n / 4, 7 * n / 8,
-                                n - 1};
+    std::vector<size_t> cuts = {1,         n / 8,     n / 4,     n / 3, n / 2,
+                                2 * n / 3, 3 * n / 4, 7 * n / 8, n - 1};
     for (size_t c : cuts)
       if (c > 0 && c < n)
         RunOne(f.string() + "@trunc" + std::to_string(c), text.substr(0, c), false, st);
@@ -172,26 +172,33 @@ int main(int argc, char** argv) {
   // 4. 10^5-deep nesting.
   const int kDeep = 100000;
   std::string h = kHeader;
-  RunOne("deep-parens", h + "        x = " + Repeat("(", kDeep) + "a" + Repeat(")", kDeep) +
-                            "\n        return\n", false, st);
-  RunOne("deep-brackets", h + "        x = " + Repeat("[", kDeep) + "a" + Repeat("]", kDeep) +
-                              "\n        return\n", false, st);
+  RunOne("deep-parens",
+         h + "        x = " + Repeat("(", kDeep) + "a" + Repeat(")", kDeep) + "\n        return\n",
+         false, st);
+  RunOne("deep-brackets",
+         h + "        x = " + Repeat("[", kDeep) + "a" + Repeat("]", kDeep) + "\n        return\n",
+         false, st);
   RunOne("deep-unary", h + "        x = " + Repeat("-", kDeep) + "a\n        return\n", false, st);
   RunOne("deep-not", h + "        x = " + Repeat("not ", kDeep) + "a\n        return\n", false, st);
   RunOne("long-chain", h + "        x = a" + Repeat(" + a", kDeep) + "\n        return\n", false,
          st);
   RunOne("long-power", h + "        x = a" + Repeat(" ** a", kDeep) + "\n        return\n", false,
          st);
-  RunOne("deep-calls", h + "        x = " + Repeat("pl.min(a, ", kDeep) + "a" + Repeat(")", kDeep) +
-                           "\n        return\n", false, st);
+  RunOne("deep-calls",
+         h + "        x = " + Repeat("pl.min(a, ", kDeep) + "a" + Repeat(")", kDeep) +
+             "\n        return\n",
+         false, st);
   RunOne("deep-subscript", h + "        x = a" + Repeat("[0]", kDeep) + "\n        return\n", false,
          st);
   RunOne("unclosed-parens", h + "        x = " + Repeat("(", kDeep) + "\n", false, st);
-  RunOne("deep-indent-ifs", [&] {
-    std::string s = h;
-    for (int i = 0; i < 2000; ++i) s += std::string(8 + 4 * i, ' ') + "if a < 1:\n";
-    return s + std::string(8 + 4 * 2000, ' ') + "return\n";
-  }(), false, st);
+  RunOne(
+      "deep-indent-ifs",
+      [&] {
+        std::string s = h;
+        for (int i = 0; i < 2000; ++i) s += std::string(8 + 4 * i, ' ') + "if a < 1:\n";
+        return s + std::string(8 + 4 * 2000, ' ') + "return\n";
+      }(),
+      false, st);
 
   std::cout << "malformed_corpus: " << st.inputs << " inputs, " << st.rejected << " rejected, "
             << st.accepted << " accepted, " << st.failures << " failures\n";

@@ -1,9 +1,10 @@
 // IRBuilder: constant folding, dtype promotion, op calls (and their failure
 // mode), and the statement-list stack behind For/If/While/scopes.
+#include "pypto/ir/builder.h"
+
 #include <catch2/catch.hpp>
 
 #include "irinfra_test_ops.h"
-#include "pypto/ir/builder.h"
 #include "pypto/ir/verifier.h"
 
 using namespace pypto;
@@ -116,9 +117,8 @@ TEST_CASE("builder For/If/While build SSA control flow that verifies") {
         CHECK(loop.results[0]->name_hint == "acc_out");
         CHECK(loop.results[0]->type == tt);
         auto w = b.While(
-            {{"c", b.Int(0)}}, [&](const std::vector<const IterArg*>& it) {
-              return b.Lt(it[0], b.Int(8));
-            },
+            {{"c", b.Int(0)}},
+            [&](const std::vector<const IterArg*>& it) { return b.Lt(it[0], b.Int(8)); },
             [&](const std::vector<const IterArg*>& it) { b.Yield({b.Add(it[0], b.Int(1))}); });
         auto br = b.If(
             b.Lt(w.results[0], b.Int(3)), [&] { b.Yield({loop.results[0]}); },
@@ -143,9 +143,8 @@ TEST_CASE("builder For/If/While build SSA control flow that verifies") {
 TEST_CASE("builder scopes and explicit lists") {
   Context ctx;
   IRBuilder b(ctx, &TestOps());
-  b.HierarchyScope(Level::kChip, Role::kOrchestrator, [&] {
-    b.InCoreScope([&] { b.Eval(b.Int(1)); });
-  });
+  b.HierarchyScope(Level::kChip, Role::kOrchestrator,
+                   [&] { b.InCoreScope([&] { b.Eval(b.Int(1)); }); });
   b.SplitAivScope("aiv", 2, SplitMode::kUpDown, [&](const Var* v) { b.Eval(v); });
   const SeqStmt* s = b.TakeBody();
   REQUIRE(s->stmts.size() == 2);

@@ -1,8 +1,9 @@
 // Exact-kind casting: As<TensorType> rejects DistributedTensorType, As<Var>
 // rejects IterArg; the *Like escape hatches accept both.
+#include "pypto/ir/casting.h"
+
 #include <catch2/catch.hpp>
 
-#include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 
 using namespace pypto;

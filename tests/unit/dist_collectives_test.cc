@@ -3,7 +3,6 @@
 // ReduceOp and dtype support, root range, mode/core_num rules, distinct-operand
 // and packed-layout rules. Exact diagnostics and argument positions.
 #include "dist_test_util.h"
-
 #include "pypto/ir/comm.h"
 
 using namespace dist_test;
@@ -57,8 +56,9 @@ TEST_CASE("allreduce verifier", "[dist][allreduce]") {
   Rejects(f, f.Mk("pld.tensor.allreduce", {data, sig}, {Fx::KInt("core_num", 0)}),
           "pld.tensor.allreduce: keyword 'core_num' is 0; core_num must be a positive integer");
   const Var* ring = f.V("ring", f.Dist({6, 4}, DataType::kInt32));
-  Rejects(f, f.Mk("pld.tensor.allreduce", {data, ring},
-                  {Fx::KStr("mode", "ring"), Fx::KInt("core_num", 2)}),
+  Rejects(f,
+          f.Mk("pld.tensor.allreduce", {data, ring},
+               {Fx::KStr("mode", "ring"), Fx::KInt("core_num", 2)}),
           "pld.tensor.allreduce: keyword 'core_num' is 2; mode=\"ring\" requires core_num=1 "
           "(multi-core allreduce is mesh only)");
   Rejects(f, f.Mk("pld.tensor.allreduce", {data}, {Fx::KStr("mode", "ring")}),
@@ -151,17 +151,19 @@ TEST_CASE("allgather and all_to_all", "[dist][collectives]") {
             "pld.tensor.allgather: argument 'local_data' has element type pl.FP16 but 'target' has "
             "pl.FP32");
   const Var* two = f.V("two", f.Tensor({2, 64}, DataType::kFP32));
-  RejectsAt(f, f.Mk("pld.tensor.allgather", {two, gathered, sig}), two,
-            "pld.tensor.allgather: argument 'local_data' has shape [2, 64] but 'target' is [4, 64]; "
-            "expected [1, SIZE] or [NR, SIZE] with the same SIZE");
+  RejectsAt(
+      f, f.Mk("pld.tensor.allgather", {two, gathered, sig}), two,
+      "pld.tensor.allgather: argument 'local_data' has shape [2, 64] but 'target' is [4, 64]; "
+      "expected [1, SIZE] or [NR, SIZE] with the same SIZE");
   const Var* eight = f.V("eight", f.Dist({8, 64}, DataType::kFP32));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {chunk, eight, sig}), eight,
             "pld.tensor.allgather: argument 'target' has 8 rows but 'signal' has 4 ranks; target "
             "is [NR, SIZE]");
   const Var* flat = f.V("flat", f.Tensor({64}, DataType::kFP32));
-  RejectsAt(f, f.Mk("pld.tensor.allgather", {flat, gathered, sig}), flat,
-            "pld.tensor.allgather: argument 'local_data' must be 2-D [1, SIZE] (or [NR, SIZE]), got "
-            "shape [64]");
+  RejectsAt(
+      f, f.Mk("pld.tensor.allgather", {flat, gathered, sig}), flat,
+      "pld.tensor.allgather: argument 'local_data' must be 2-D [1, SIZE] (or [NR, SIZE]), got "
+      "shape [64]");
   const Var* sig64 = f.V("sig64", f.Dist({4, 1}, DataType::kInt64));
   RejectsAt(f, f.Mk("pld.tensor.allgather", {chunk, gathered, sig64}), sig64,
             "pld.tensor.allgather: argument 'signal' must have element type pl.INT32 (barrier "
@@ -269,8 +271,9 @@ TEST_CASE("builtin.tensor.* dispatch checks", "[dist][builtins]") {
   Rejects(f, f.Mk("builtin.tensor.allreduce", {data, sig}),
           "builtin.tensor.allreduce: missing required keyword argument 'dtype'");
   const Var* sig42 = f.V("sig42", f.Dist({4, 2}, DataType::kInt32));
-  RejectsAt(f, f.Mk("builtin.tensor.allreduce", {data, sig42},
-                    {Fx::KDt("dtype", DataType::kFP32), Fx::KInt("core_num", 4)}),
+  RejectsAt(f,
+            f.Mk("builtin.tensor.allreduce", {data, sig42},
+                 {Fx::KDt("dtype", DataType::kFP32), Fx::KInt("core_num", 4)}),
             sig42,
             "builtin.tensor.allreduce: argument 'signal' has shape [4, 2]; a mesh allreduce signal "
             "[NR, stride] needs a static stride >= core_num (4)");
@@ -282,8 +285,9 @@ TEST_CASE("builtin.tensor.* dispatch checks", "[dist][builtins]") {
             "signal is [2 * (NR - 1) + 1, NR] (one row per ring round, one cell per rank)");
   const Var* rows = f.V("rows", f.Dist({4, 64}, DataType::kFP32));
   Accepts(f, f.Mk("builtin.tensor.barrier", {sig}));
-  Rejects(f, f.Mk("builtin.tensor.broadcast", {rows, sig},
-                  {Fx::KInt("root", 5), Fx::KDt("dtype", DataType::kFP32)}),
+  Rejects(f,
+          f.Mk("builtin.tensor.broadcast", {rows, sig},
+               {Fx::KInt("root", 5), Fx::KDt("dtype", DataType::kFP32)}),
           "builtin.tensor.broadcast: keyword 'root' is 5; the root rank must lie in [0, NR)");
   for (int op = 0; op < 4; ++op)  // Sum, Max, Min, Prod
     Accepts(f, f.Mk("builtin.tensor.reduce_scatter", {rows, sig},

@@ -3,7 +3,6 @@
 // the verifier rules of the window / communicator / signal ops, each negative
 // case asserting the exact diagnostic and the line it points at.
 #include "dist_test_util.h"
-
 #include "pypto/ir/comm.h"
 
 using namespace dist_test;
@@ -33,17 +32,37 @@ TEST_CASE("ABI enum values are the append-only payloads", "[dist][enums]") {
 }
 
 TEST_CASE("every pld op and builtin is registered with a deducer", "[dist][registry]") {
-  for (const char* n :
-       {"pld.tile.remote_load", "pld.tile.remote_store", "pld.tensor.remote_store",
-        "pld.tensor.get", "pld.tensor.put", "pld.tensor.allreduce", "pld.tensor.barrier",
-        "pld.tensor.broadcast", "pld.tensor.reduce_scatter", "pld.tensor.allgather",
-        "pld.tensor.all_to_all", "pld.tensor.all_to_all_v", "pld.system.notify",
-        "pld.system.wait", "pld.system.defer_wait", "pld.tile.put", "pld.tile.get",
-        "pld.tensor.alloc_window_buffer", "pld.tensor.window", "pld.system.world_size",
-        "pld.system.get_comm_ctx", "pld.system.rank", "pld.system.nranks",
-        "builtin.tensor.allreduce", "builtin.tensor.allreduce_ring", "builtin.tensor.barrier",
-        "builtin.tensor.broadcast", "builtin.tensor.reduce_scatter", "builtin.tensor.allgather",
-        "builtin.tensor.all_to_all", "builtin.tensor.all_to_all_v"}) {
+  for (const char* n : {"pld.tile.remote_load",
+                        "pld.tile.remote_store",
+                        "pld.tensor.remote_store",
+                        "pld.tensor.get",
+                        "pld.tensor.put",
+                        "pld.tensor.allreduce",
+                        "pld.tensor.barrier",
+                        "pld.tensor.broadcast",
+                        "pld.tensor.reduce_scatter",
+                        "pld.tensor.allgather",
+                        "pld.tensor.all_to_all",
+                        "pld.tensor.all_to_all_v",
+                        "pld.system.notify",
+                        "pld.system.wait",
+                        "pld.system.defer_wait",
+                        "pld.tile.put",
+                        "pld.tile.get",
+                        "pld.tensor.alloc_window_buffer",
+                        "pld.tensor.window",
+                        "pld.system.world_size",
+                        "pld.system.get_comm_ctx",
+                        "pld.system.rank",
+                        "pld.system.nranks",
+                        "builtin.tensor.allreduce",
+                        "builtin.tensor.allreduce_ring",
+                        "builtin.tensor.barrier",
+                        "builtin.tensor.broadcast",
+                        "builtin.tensor.reduce_scatter",
+                        "builtin.tensor.allgather",
+                        "builtin.tensor.all_to_all",
+                        "builtin.tensor.all_to_all_v"}) {
     INFO(n);
     CHECK(static_cast<bool>(Def(n).deduce));
   }
@@ -101,8 +120,8 @@ TEST_CASE("argument effects", "[dist][registry]") {
     CHECK(Def(n).effects_declared);
     CHECK(Def(n).effects.empty());
   }
-  for (const char* n : {"pld.tensor.allreduce", "pld.tensor.broadcast",
-                        "pld.tensor.reduce_scatter", "builtin.tensor.allreduce"}) {
+  for (const char* n : {"pld.tensor.allreduce", "pld.tensor.broadcast", "pld.tensor.reduce_scatter",
+                        "builtin.tensor.allreduce"}) {
     INFO(n);
     CHECK(Def(n).EffectOf(0, {}) == ArgEffect::kReadWrite);
     CHECK(Def(n).EffectOf(1, {}) == ArgEffect::kReadWrite);
@@ -148,7 +167,7 @@ TEST_CASE("kind matching: plain Tensor rejected where a window is required", "[d
   const Var* peer = f.V("peer", f.Sc());
   const Expr* one = f.I(1, DataType::kInt32);
   const Call* c = f.Mk("pld.system.notify", {plain, peer, f.T({0, 0}), one},
-                         {Fx::KEnum("op", EnumKind::kNotifyOp, 0)});
+                       {Fx::KEnum("op", EnumKind::kNotifyOp, 0)});
   RejectsAt(f, c, plain,
             "pld.system.notify: argument 'target' must be a pld.DistributedTensor (window-bound), "
             "got pl.Tensor[[16, 16], pl.INT32]");
@@ -210,7 +229,7 @@ TEST_CASE("alloc_window_buffer and window", "[dist][window]") {
   Accepts(f, c);
   CHECK(Isa<PtrType>(c->type));
   Accepts(f, f.Mk("pld.tensor.alloc_window_buffer", {f.T({16, 64})},
-                    {Fx::KDt("dtype", DataType::kFP32), Fx::KStr("name", "b")}));
+                  {Fx::KDt("dtype", DataType::kFP32), Fx::KStr("name", "b")}));
   Rejects(f, f.Mk("pld.tensor.alloc_window_buffer", {bytes}),
           "pld.tensor.alloc_window_buffer: missing required keyword argument 'name'");
   Rejects(f, f.Mk("pld.tensor.alloc_window_buffer", {bytes}, {Fx::KStr("name", "")}),
@@ -221,8 +240,9 @@ TEST_CASE("alloc_window_buffer and window", "[dist][window]") {
   RejectsAt(f, f.Mk("pld.tensor.alloc_window_buffer", {shp}, {Fx::KStr("name", "b")}), shp,
             "pld.tensor.alloc_window_buffer: argument 'size' is a shape, which needs an element "
             "type: pass dtype=pl.FP32 (or give the size in bytes)");
-  Rejects(f, f.Mk("pld.tensor.alloc_window_buffer", {bytes},
-                    {Fx::KDt("dtype", DataType::kFP32), Fx::KStr("name", "b")}),
+  Rejects(f,
+          f.Mk("pld.tensor.alloc_window_buffer", {bytes},
+               {Fx::KDt("dtype", DataType::kFP32), Fx::KStr("name", "b")}),
           "pld.tensor.alloc_window_buffer: keyword 'dtype' is only meaningful with a shape "
           "argument; with a byte count omit it");
   const Expr* zero = f.I(0);
@@ -243,8 +263,7 @@ TEST_CASE("alloc_window_buffer and window", "[dist][window]") {
   CHECK(ShapeStr(dt->shape) == "[16, 64]");
   CHECK(dt->window_buffer.empty());
   const Var* n = f.V("n", f.Sc(DataType::kInt64));
-  RejectsAt(f, f.Mk("pld.tensor.window", {n, f.T({16})}, {Fx::KDt("dtype", DataType::kFP16)}),
-            n,
+  RejectsAt(f, f.Mk("pld.tensor.window", {n, f.T({16})}, {Fx::KDt("dtype", DataType::kFP16)}), n,
             "pld.tensor.window: argument 'buf' must be a pl.Ptr returned by "
             "pld.tensor.alloc_window_buffer, got pl.Scalar[pl.INT64]");
   const MakeTuple* bad = f.T({16, 0});
@@ -313,8 +332,9 @@ TEST_CASE("notify verifier", "[dist][signal]") {
   Rejects(f, f.Mk("pld.system.notify", {sig, peer, f.T({0, 0}), one}, {Fx::KInt("op", 5)}),
           "pld.system.notify: keyword 'op' value 5 is out of range for pld.NotifyOp "
           "(pld.NotifyOp.AtomicAdd=0, pld.NotifyOp.Set=1)");
-  Rejects(f, f.Mk("pld.system.notify", {sig, peer, f.T({0, 0}), one},
-                    {Fx::KEnum("op", EnumKind::kWaitCmp, 1)}),
+  Rejects(f,
+          f.Mk("pld.system.notify", {sig, peer, f.T({0, 0}), one},
+               {Fx::KEnum("op", EnumKind::kWaitCmp, 1)}),
           "pld.system.notify: keyword 'op' must be pld.NotifyOp");
 }
 
@@ -342,8 +362,7 @@ TEST_CASE("defer_wait V1 restrictions", "[dist][signal]") {
   Fx f;
   AttrList ge = {Fx::KEnum("cmp", EnumKind::kWaitCmp, 1)};
   const Var* sig = f.V("sig", f.Dist({8}, DataType::kInt32));
-  Accepts(f, f.Mk("pld.system.defer_wait", {sig, f.T({3}), f.I(2147483647, DataType::kInt64)},
-                    ge));
+  Accepts(f, f.Mk("pld.system.defer_wait", {sig, f.T({3}), f.I(2147483647, DataType::kInt64)}, ge));
   const Var* thr = f.V("thr", f.Sc(DataType::kIndex));
   Accepts(f, f.Mk("pld.system.defer_wait", {sig, f.T({0}), thr}, ge));
   TensorView dn;
@@ -365,8 +384,9 @@ TEST_CASE("defer_wait V1 restrictions", "[dist][signal]") {
   RejectsAt(f, f.Mk("pld.system.defer_wait", {nsig, f.T({0, 0}), f.I(1)}, ge), nsig,
             "pld.system.defer_wait: argument 'signal' has layout pl.TensorLayout.NZ; defer_wait "
             "addresses its counter with ND or DN layouts only");
-  Rejects(f, f.Mk("pld.system.defer_wait", {sig, f.T({0}), f.I(1)},
-                    {Fx::KEnum("cmp", EnumKind::kWaitCmp, 0)}),
+  Rejects(f,
+          f.Mk("pld.system.defer_wait", {sig, f.T({0}), f.I(1)},
+               {Fx::KEnum("cmp", EnumKind::kWaitCmp, 0)}),
           "pld.system.defer_wait: keyword 'cmp' is pld.WaitCmp.Eq; defer_wait supports only "
           "pld.WaitCmp.Ge (use pld.system.wait for an equality wait)");
   const Var* fthr = f.V("fthr", f.Sc(DataType::kFP32));

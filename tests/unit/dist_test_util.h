@@ -5,7 +5,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -72,7 +71,9 @@ struct Fx {
   static NamedAttr KBool(std::string k, bool v) { return {std::move(k), Attr::Bool(v)}; }
   static NamedAttr KStr(std::string k, std::string v) { return {std::move(k), Attr::Str(v)}; }
   static NamedAttr KDt(std::string k, DataType v) { return {std::move(k), Attr::DType(v)}; }
-  static NamedAttr KEnum(std::string k, EnumKind e, int v) { return {std::move(k), Attr::Enum(e, v)}; }
+  static NamedAttr KEnum(std::string k, EnumKind e, int v) {
+    return {std::move(k), Attr::Enum(e, v)};
+  }
 
   // ---- calls
   const OpDef& Op(const std::string& name) {

@@ -2,7 +2,6 @@
 // remote_store forms, pld.tensor.put/get and the internal pld.tile.put/get.
 // Each negative case asserts the exact diagnostic and the argument it points at.
 #include "dist_test_util.h"
-
 #include "pypto/ir/comm.h"
 
 using namespace dist_test;
@@ -93,15 +92,16 @@ TEST_CASE("remote_load verifier", "[dist][remote_load]") {
             "pld.tile.remote_load: argument 'shape' reads past 'target' in dim 0 (56 + 16 > 64, "
             "target shape [64, 128]); pass a valid_shape that stops at the tensor's edge");
   // The ragged-tail form: physical tile 16 rows, valid 8.
-  Accepts(f, f.Mk("pld.tile.remote_load", {win, peer, f.T({56, 0}), f.T({16, 128}),
-                                            f.T({8, 128})}));
+  Accepts(f,
+          f.Mk("pld.tile.remote_load", {win, peer, f.T({56, 0}), f.T({16, 128}), f.T({8, 128})}));
   const MakeTuple* vtail = f.T({12, 128});
   RejectsAt(f, f.Mk("pld.tile.remote_load", {win, peer, f.T({56, 0}), f.T({16, 128}), vtail}),
             vtail,
             "pld.tile.remote_load: argument 'valid_shape' reads past 'target' in dim 0 (56 + 12 > "
             "64, target shape [64, 128]); pass a valid_shape that stops at the tensor's edge");
-  Rejects(f, f.Mk("pld.tile.remote_load", {win, peer, f.T({0, 0}), f.T({16, 128})},
-                  {Fx::KBool("allow_physical_tail_padding", true)}),
+  Rejects(f,
+          f.Mk("pld.tile.remote_load", {win, peer, f.T({0, 0}), f.T({16, 128})},
+               {Fx::KBool("allow_physical_tail_padding", true)}),
           "pld.tile.remote_load: keyword 'allow_physical_tail_padding' is only valid for FP16 "
           "rank-2 targets (the ring tail read rounds to 32 bytes)");
   const Var* hwin = f.V("hw", f.Dist({64, 128}, DataType::kFP16));
@@ -240,8 +240,9 @@ TEST_CASE("put/get kwargs: chunks and pipeline", "[dist][putget]") {
   Rejects(f, f.Mk("pld.tensor.put", {win, peer, x}, {Fx::KBool("pipeline", true)}),
           "pld.tensor.put: keyword 'pipeline' requires both chunk_rows and chunk_cols to be set "
           "(> 0); double-buffering only helps a chunked transfer");
-  Rejects(f, f.Mk("pld.tensor.get", {x, peer, win},
-                  {Fx::KInt("chunk_rows", 8), Fx::KBool("pipeline", true)}),
+  Rejects(f,
+          f.Mk("pld.tensor.get", {x, peer, win},
+               {Fx::KInt("chunk_rows", 8), Fx::KBool("pipeline", true)}),
           "pld.tensor.get: keyword 'pipeline' requires both chunk_rows and chunk_cols to be set "
           "(> 0); double-buffering only helps a chunked transfer");
   Rejects(f, f.Mk("pld.tensor.get", {x, peer, win}, Atomic(0)),
@@ -327,8 +328,9 @@ TEST_CASE("put/get regions and dynamic extents", "[dist][putget]") {
             "0); a full-slice transfer needs equal shapes — pass dst_offsets, src_offsets and "
             "shape to move a sub-region");
   const MakeTuple* dshape = f.TE({f.ctx.Int(16), k});
-  RejectsAt(f, f.Mk("pld.tensor.get", {x, peer, win, f.T({0, 0}), f.T({0, 0}), dshape},
-                    {Fx::KInt("chunk_rows", 8)}),
+  RejectsAt(f,
+            f.Mk("pld.tensor.get", {x, peer, win, f.T({0, 0}), f.T({0, 0}), dshape},
+                 {Fx::KInt("chunk_rows", 8)}),
             dshape,
             "pld.tensor.get: argument 'shape' gives a transfer extent [16, K] whose innermost dim "
             "is dynamic; pass chunk_cols= to bound the statically allocated staging tile");
@@ -350,10 +352,11 @@ TEST_CASE("put atomic-add dtype rules", "[dist][putget][atomic]") {
   const Var* xb = f.V("xb", f.Tensor({16, 16}, DataType::kBF16));
   Accepts(f, f.Mk("pld.tensor.put", {wb, peer, xb}, Atomic(1)));
   f.ctx.target_arch = "a5";
-  RejectsAt(f, f.Mk("pld.tensor.put", {wb, peer, xb}, Atomic(1)), wb,
-            "pld.tensor.put: argument 'dst' has element type pl.BF16, and atomic=pld.AtomicType.Add "
-            "on BF16 is only supported on the a2a3 (Ascend910B) target, not 'a5'; use FP32/FP16 "
-            "data or atomic=pld.AtomicType.None_");
+  RejectsAt(
+      f, f.Mk("pld.tensor.put", {wb, peer, xb}, Atomic(1)), wb,
+      "pld.tensor.put: argument 'dst' has element type pl.BF16, and atomic=pld.AtomicType.Add "
+      "on BF16 is only supported on the a2a3 (Ascend910B) target, not 'a5'; use FP32/FP16 "
+      "data or atomic=pld.AtomicType.None_");
   const Var* stage = f.V("st", f.Tile({16, 16}, DataType::kBF16));
   RejectsAt(f, f.Mk("pld.tile.put", {wb, peer, xb, stage}, Atomic(1)), wb,
             "pld.tile.put: argument 'dst' has element type pl.BF16, and atomic=pld.AtomicType.Add "
@@ -371,8 +374,8 @@ TEST_CASE("tile.put/get staging tiles and arities", "[dist][putget][tile]") {
   const Var* pong = f.V("pong", f.Tile({4, 32}, DataType::kFP32));
   Accepts(f, f.Mk("pld.tile.put", {win, peer, x, st}));
   Accepts(f, f.Mk("pld.tile.put", {win, peer, x, ping, pong}));
-  Accepts(f, f.Mk("pld.tile.get", {x, peer, win, ping, pong, f.T({0, 0, 0}), f.T({1, 0, 0}),
-                                   f.T({1, 8, 64})}));
+  Accepts(f, f.Mk("pld.tile.get",
+                  {x, peer, win, ping, pong, f.T({0, 0, 0}), f.T({1, 0, 0}), f.T({1, 8, 64})}));
   const Var* nomem = f.V("nm", f.Tile({8, 64}, DataType::kFP32, std::nullopt));
   Accepts(f, f.Mk("pld.tile.get", {x, peer, win, nomem}));
   Rejects(f, f.Mk("pld.tile.put", {win, peer, x, st, f.T({0, 0, 0}), f.T({0, 0, 0})}),
@@ -408,8 +411,8 @@ TEST_CASE("tile.put/get staging tiles and arities", "[dist][putget][tile]") {
             "pld.tile.put: argument 'stage' has shape [1, 4, 32]; a staging tile is 2-D [rows, "
             "cols] over the flattened transfer");
   const Var* n = f.V("N", f.Sc(DataType::kIndex));
-  const Var* dyn = f.V("dyn", f.ctx.Make<TileType>(Shape{n, f.ctx.Int(32)}, DataType::kFP32,
-                                                    MemorySpace::kVec));
+  const Var* dyn =
+      f.V("dyn", f.ctx.Make<TileType>(Shape{n, f.ctx.Int(32)}, DataType::kFP32, MemorySpace::kVec));
   RejectsAt(f, f.Mk("pld.tile.put", {win, peer, x, dyn}), dyn,
             "pld.tile.put: argument 'stage' has shape [N, 32]; a staging tile needs static "
             "positive dims");

@@ -4,7 +4,6 @@
 // the hash-consed TileTypes that Context::InternTileType looks up without
 // building a node.
 #include <catch2/catch.hpp>
-
 #include <deque>
 #include <map>
 #include <random>

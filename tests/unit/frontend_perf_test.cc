@@ -5,16 +5,15 @@
 // annotation) still work; TileTypes are hash-consed by field identity; the
 // arena's chunked destructor list runs every destructor once, newest first.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
+#include "parse_test_util.h"
 #include "pypto/core/arena.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
 #include "pypto/ir/printer.h"
-#include "parse_test_util.h"
 
 using namespace pypto;
 using namespace pypto::ir;
@@ -51,8 +50,8 @@ TEST_CASE("syntax errors in a later body suppress lowering errors of earlier one
                      Kernel("g", "        b = = 1\n        return\n");
   CHECK(Errors(text) == "14:13: expected an expression, found '='\n");
   // Without the syntax error the lowering error of f is reported.
-  std::string ok_syntax = std::string(kHeader) +
-                          Kernel("f", "        a = pl.tile.nosuchop(src)\n        return\n");
+  std::string ok_syntax =
+      std::string(kHeader) + Kernel("f", "        a = pl.tile.nosuchop(src)\n        return\n");
   CHECK(Errors(ok_syntax).find("9:13: unknown op 'pl.tile.nosuchop'") == 0);
 }
 
@@ -92,10 +91,10 @@ TEST_CASE("TileTypes are hash-consed by field identity", "[ir][frontperf]") {
   Context ctx;
   const Expr* d16 = ctx.Int(16);
   const Expr* d64 = ctx.Int(64);
-  const TileType* a = ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32,
-                                         MemorySpace::kVec);
-  const TileType* b = ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32,
-                                         MemorySpace::kVec);
+  const TileType* a =
+      ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32, MemorySpace::kVec);
+  const TileType* b =
+      ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32, MemorySpace::kVec);
   CHECK(a == b);
   // Any differing field (or a different but equal-valued dim Expr) is another type.
   CHECK(ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP16,
@@ -105,11 +104,11 @@ TEST_CASE("TileTypes are hash-consed by field identity", "[ir][frontperf]") {
                            MemorySpace::kVec) != a);
   TileView v;
   v.valid_shape = {d16, d16};
-  const TileType* c = ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32,
-                                         MemorySpace::kVec, v);
+  const TileType* c =
+      ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32, MemorySpace::kVec, v);
   CHECK(c != a);
-  CHECK(ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32,
-                           MemorySpace::kVec, v) == c);
+  CHECK(ctx.Make<TileType>(std::vector<const Expr*>{d16, d64}, DataType::kFP32, MemorySpace::kVec,
+                           v) == c);
 }
 
 namespace {

@@ -62,10 +62,10 @@ TEST_CASE("host passes: output is deterministic and names are program-unique") {
   for (int i = 0; i < 2; ++i) {
     Context ctx;
     DiagnosticEngine diag(&ctx.sources());
-    const Program* out =
-        Run(ctx, Parse(ctx, kHost),
-            "synthesize-allreduce-signals,materialize-comm-domain-scopes,lower-host-tensor-collectives",
-            diag);
+    const Program* out = Run(
+        ctx, Parse(ctx, kHost),
+        "synthesize-allreduce-signals,materialize-comm-domain-scopes,lower-host-tensor-collectives",
+        diag);
     INFO(diag.Render());
     REQUIRE(out != nullptr);
     std::string text = PrintProgram(*out);
@@ -114,7 +114,8 @@ TEST_CASE("materialize-comm-domain-scopes rejects duplicate window names") {
   Context ctx;
   IRBuilder b(ctx);
   const DistributedTensorType* dt = b.DistTensorT(b.Shape({16, 64}), DataType::kFP32);
-  const Function* chip = b.BuildFunction({"chip", FunctionType::kOrchestration}, {{"data", dt, ParamDirection::kInOut}},
+  const Function* chip = b.BuildFunction({"chip", FunctionType::kOrchestration},
+                                         {{"data", dt, ParamDirection::kInOut}},
                                          [&](const std::vector<const Var*>&) { b.Return(); });
   const Function* host = b.BuildFunction(
       {"host_orch", FunctionType::kOpaque, Level::kHost, Role::kOrchestrator}, {},

@@ -5,7 +5,6 @@
 // function) that concatenate to exactly PrintProgram; SourceManager::Line (now
 // built on first use) still returns the right source lines.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <string>
 #include <vector>

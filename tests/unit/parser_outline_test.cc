@@ -7,14 +7,13 @@
 // lowered before the bad body was reached), Var ids do not depend on which path
 // was taken, and errors in bodies that are never lowered are still reported.
 #include <catch2/catch.hpp>
-
 #include <string>
 
+#include "parse_test_util.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
 #include "pypto/ir/printer.h"
-#include "parse_test_util.h"
 
 using namespace pypto;
 using namespace pypto::ir;
@@ -28,41 +27,43 @@ std::string ParseResult(const std::string& text) { return test::ParseOutcome(tex
 }  // namespace
 
 TEST_CASE("bodies skipped by the outline pass parse as in the plain layout", "[parser][outline]") {
-  std::string plain = kHeader +
-                      "    @pl.function(type=pl.FunctionType.InCore)\n"
-                      "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
-                      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\n"
-                      "        u: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)\n"
-                      "        return\n"
-                      "\n"
-                      "    @pl.function(type=pl.FunctionType.InCore)\n"
-                      "    def b(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
-                      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\n"
-                      "        return\n";
-  std::string tricky = kHeader +
-                       "    @pl.function(type=pl.FunctionType.InCore)\n"
-                       "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):  # header comment\n"
-                       "        \"\"\"Docstring whose lines\n"
-                       "def fake(self):\n"
-                       "  are not indented ''' \\\"\"\" (nor closed here)\n"
-                       "    \"\"\"\n"
-                       "  \n"
-                       "# a comment at column 1\n"
-                       "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(\n"
-                       "src, [0,\n"
-                       "  0], # comment inside brackets )]\n"
-                       "\n"
-                       "    [16, 64])\n"
-                       "        u: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = \\\n"
-                       "pl.tile.add(t, t)\n"
-                       "        'a string with # and ) and \\' inside'\n"
-                       "        return\n"
-                       "\t\n"
-                       "    # comment at the class level\n"
-                       "    @pl.function(type=pl.FunctionType.InCore)\n"
-                       "    def b(self, src: pl.Tensor[[16, 64], pl.FP32]):\r\n"
-                       "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\r\n"
-                       "        return";  // no final newline
+  std::string plain =
+      kHeader +
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
+      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\n"
+      "        u: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)\n"
+      "        return\n"
+      "\n"
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def b(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
+      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\n"
+      "        return\n";
+  std::string tricky =
+      kHeader +
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):  # header comment\n"
+      "        \"\"\"Docstring whose lines\n"
+      "def fake(self):\n"
+      "  are not indented ''' \\\"\"\" (nor closed here)\n"
+      "    \"\"\"\n"
+      "  \n"
+      "# a comment at column 1\n"
+      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(\n"
+      "src, [0,\n"
+      "  0], # comment inside brackets )]\n"
+      "\n"
+      "    [16, 64])\n"
+      "        u: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = \\\n"
+      "pl.tile.add(t, t)\n"
+      "        'a string with # and ) and \\' inside'\n"
+      "        return\n"
+      "\t\n"
+      "    # comment at the class level\n"
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def b(self, src: pl.Tensor[[16, 64], pl.FP32]):\r\n"
+      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\r\n"
+      "        return";  // no final newline
   std::string expected = ParseResult(plain);
   REQUIRE(expected.find("def a(") != std::string::npos);
   CHECK(ParseResult(tricky) == expected);
@@ -74,14 +75,14 @@ TEST_CASE("a syntax error anywhere still reports only the syntax errors", "[pars
   std::string text = kHeader +
                      "    @pl.function(type=pl.FunctionType.InCore)\n"
                      "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
-                     "        x = undefined_name\n"          // lowering error (not reported)
+                     "        x = undefined_name\n"  // lowering error (not reported)
                      "        return\n"
                      "\n"
                      "    @pl.function(type=pl.FunctionType.InCore)\n"
                      "    def b(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
-                     "        y = (1 +\n"                    // line 14
+                     "        y = (1 +\n"  // line 14
                      "        )\n"
-                     "        z = 1 2\n"                     // line 16
+                     "        z = 1 2\n"  // line 16
                      "        return\n";
   CHECK(ParseResult(text) ==
         "15:9: expected an expression, found ')'\n"
@@ -92,11 +93,12 @@ TEST_CASE("a syntax error anywhere still reports only the syntax errors", "[pars
 }
 
 TEST_CASE("Var ids do not depend on the path the parser took", "[parser][outline]") {
-  std::string good = kHeader +
-                     "    @pl.function(type=pl.FunctionType.InCore)\n"
-                     "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
-                     "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\n"
-                     "        return\n";
+  std::string good =
+      kHeader +
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def a(self, src: pl.Tensor[[16, 64], pl.FP32]):\n"
+      "        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(src, [0, 0], [16, 64])\n"
+      "        return\n";
   // `a` is lowered (its Vars made) before the syntax error in `b` is found.
   std::string bad = good +
                     "\n"

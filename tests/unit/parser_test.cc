@@ -1,13 +1,13 @@
 // IR text parser: exact error positions (line:col) and messages for malformed
 // input, short-form dispatch by operand kind, the pre-SSA re-assignment rule,
 // literal typing, and print -> parse -> print identity.
-#include <catch2/catch.hpp>
+#include "pypto/ir/parser.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
-#include "pypto/ir/parser.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ir/structural_equal.h"
 
@@ -74,11 +74,11 @@ TEST_CASE("syntax errors are all reported, with recovery per statement", "[parse
   std::string text = std::string(kHeader) +
                      "    @pl.function\n"
                      "    def f(self, n: pl.Scalar[pl.INDEX]):\n"
-                     "        for i in pl.range(n)\n"      // line 9: missing ':'
+                     "        for i in pl.range(n)\n"  // line 9: missing ':'
                      "            x = i\n"
-                     "        y = (1 +\n"                  // line 11..12: recovers
+                     "        y = (1 +\n"  // line 11..12: recovers
                      "        )\n"
-                     "        if n > 1\n"                  // line 13
+                     "        if n > 1\n"  // line 13
                      "            pass\n";
   CHECK(Errors(text) ==
         "9:29: expected ':' after for header, found end of line\n"
@@ -92,10 +92,12 @@ TEST_CASE("semantic errors name the construct and the fix", "[parser][errors]") 
                    "    def f(self, a: pl.Tensor[[16, 64], pl.FP32], p: pl.Scalar[pl.INT32]):\n";
   CHECK(Errors(fn + "        pld.system.notifyy(a, p, [0, 0], 1)\n") ==
         "9:9: unknown op 'pld.system.notifyy'; did you mean 'pld.system.notify'?\n");
-  CHECK(Errors(fn + "        x = undefined_thing + 1\n") == "9:13: undefined name 'undefined_thing'\n");
-  CHECK(Errors(fn + "        x: pl.Scalar[pl.INT32] = p + 1\n        y: pl.Scalar[pl.FP32] = x\n") ==
-        "10:12: type annotation of 'y' does not match its value: annotated pl.Scalar[pl.FP32], "
-        "but the value has type pl.Scalar[pl.INT32]\n");
+  CHECK(Errors(fn + "        x = undefined_thing + 1\n") ==
+        "9:13: undefined name 'undefined_thing'\n");
+  CHECK(
+      Errors(fn + "        x: pl.Scalar[pl.INT32] = p + 1\n        y: pl.Scalar[pl.FP32] = x\n") ==
+      "10:12: type annotation of 'y' does not match its value: annotated pl.Scalar[pl.FP32], "
+      "but the value has type pl.Scalar[pl.INT32]\n");
   CHECK(Errors(fn + "        x = pl.tile.load(a, [0, 0], [16, 64], bogus=1)\n") ==
         "9:47: pl.tile.load: unknown keyword argument 'bogus' (arguments: tensor, offsets, "
         "shapes, valid_shape; keywords: target_memory, clamp, tile_2d)\n");
@@ -135,17 +137,20 @@ TEST_CASE("deep nesting is a clean error, not a crash", "[parser][errors]") {
 TEST_CASE("short forms dispatch on operand kind", "[parser][short-forms]") {
   Context ctx;
   std::string errs;
-  const Program* p = Parse(ctx, std::string(kHeader) +
-      "    @pl.function(type=pl.FunctionType.InCore)\n"
-      "    def f(self, a: pl.Tensor[[16, 64], pl.FP32], b: pl.Tensor[[16, 64], pl.FP32], "
-      "n: pl.Scalar[pl.INDEX]):\n"
-      "        t = pl.load(a, [0, 0], [16, 64], target_memory=pl.Mem.Vec)\n"
-      "        u = pl.add(t, t)\n"
-      "        v = pl.add(a, b)\n"
-      "        w = pl.add(n, 1)\n"
-      "        m = pl.max(n, 4)\n"
-      "        c = pl.cast(n, pl.INT32)\n"
-      "        s = t + t\n", &errs);
+  const Program* p =
+      Parse(ctx,
+            std::string(kHeader) +
+                "    @pl.function(type=pl.FunctionType.InCore)\n"
+                "    def f(self, a: pl.Tensor[[16, 64], pl.FP32], b: pl.Tensor[[16, 64], pl.FP32], "
+                "n: pl.Scalar[pl.INDEX]):\n"
+                "        t = pl.load(a, [0, 0], [16, 64], target_memory=pl.Mem.Vec)\n"
+                "        u = pl.add(t, t)\n"
+                "        v = pl.add(a, b)\n"
+                "        w = pl.add(n, 1)\n"
+                "        m = pl.max(n, 4)\n"
+                "        c = pl.cast(n, pl.INT32)\n"
+                "        s = t + t\n",
+            &errs);
   INFO(errs);
   REQUIRE(p);
   auto value = [&](size_t i) { return Cast<AssignStmt>(BodyStmt(p, 0, i))->value; };
@@ -162,12 +167,14 @@ TEST_CASE("short forms dispatch on operand kind", "[parser][short-forms]") {
 TEST_CASE("pld short forms and alloc_window_buffer naming", "[parser][short-forms]") {
   Context ctx;
   std::string errs;
-  const Program* p = Parse(ctx, std::string(kHeader) +
-      "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
-      "    def h(self):\n"
-      "        buf = pld.alloc_window_buffer(256 * pl.FP32.get_byte())\n"
-      "        n = pld.world_size()\n"
-      "        data = pld.window(buf, [256], dtype=pl.FP32)\n", &errs);
+  const Program* p = Parse(ctx,
+                           std::string(kHeader) +
+                               "    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n"
+                               "    def h(self):\n"
+                               "        buf = pld.alloc_window_buffer(256 * pl.FP32.get_byte())\n"
+                               "        n = pld.world_size()\n"
+                               "        data = pld.window(buf, [256], dtype=pl.FP32)\n",
+                           &errs);
   INFO(errs);
   REQUIRE(p);
   auto* alloc = Cast<Call>(Cast<AssignStmt>(BodyStmt(p, 0, 0))->value);
@@ -187,12 +194,14 @@ TEST_CASE("pld short forms and alloc_window_buffer naming", "[parser][short-form
 TEST_CASE("re-assignment reuses the Var only when the type is unchanged", "[parser][ssa]") {
   Context ctx;
   std::string errs;
-  const Program* p = Parse(ctx, std::string(kHeader) +
-      "    @pl.function\n"
-      "    def f(self, n: pl.Scalar[pl.INDEX]):\n"
-      "        x = n + 1\n"
-      "        x = x * 2\n"
-      "        x = pl.cast(x, pl.INT32)\n", &errs);
+  const Program* p = Parse(ctx,
+                           std::string(kHeader) +
+                               "    @pl.function\n"
+                               "    def f(self, n: pl.Scalar[pl.INDEX]):\n"
+                               "        x = n + 1\n"
+                               "        x = x * 2\n"
+                               "        x = pl.cast(x, pl.INT32)\n",
+                           &errs);
   INFO(errs);
   REQUIRE(p);
   const Var* v0 = Cast<AssignStmt>(BodyStmt(p, 0, 0))->var;
@@ -210,16 +219,17 @@ TEST_CASE("literals, constants and dynamic dims", "[parser]") {
   Context ctx;
   std::string errs;
   const Program* p = Parse(ctx,
-      "import pypto.language as pl\n"
-      "N = 64\n"
-      "HALF = N // 2\n"
-      "M = pl.dynamic(\"M\")\n"
-      "@pl.jit.incore\n"
-      "def k(a: pl.Tensor[[M, N], pl.FP32]) -> pl.Scalar[pl.INDEX]:\n"
-      "    x = HALF * 2\n"
-      "    y = 3 * 2\n"
-      "    z: pl.Scalar[pl.INT32] = 7\n"
-      "    return x\n", &errs);
+                           "import pypto.language as pl\n"
+                           "N = 64\n"
+                           "HALF = N // 2\n"
+                           "M = pl.dynamic(\"M\")\n"
+                           "@pl.jit.incore\n"
+                           "def k(a: pl.Tensor[[M, N], pl.FP32]) -> pl.Scalar[pl.INDEX]:\n"
+                           "    x = HALF * 2\n"
+                           "    y = 3 * 2\n"
+                           "    z: pl.Scalar[pl.INT32] = 7\n"
+                           "    return x\n",
+                           &errs);
   INFO(errs);
   REQUIRE(p);
   CHECK(p->name == "t");
@@ -321,8 +331,8 @@ TEST_CASE("a hand-built program round-trips through text", "[parser][roundtrip]"
   g->param_dirs = {ParamDirection::kIn};
   g->return_types = {idx, idx};
   const Expr* sum = ctx.Make<BinaryExpr>(BinaryOp::kAdd, gn, nr, idx);
-  g->body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{
-      ctx.Make<ReturnStmt>(std::vector<const Expr*>{gn, sum})});
+  g->body = ctx.Make<SeqStmt>(
+      std::vector<const Stmt*>{ctx.Make<ReturnStmt>(std::vector<const Expr*>{gn, sum})});
 
   // f: hint collisions (x twice, a keyword, "pl", the dyn dim name), a tuple-returning
   // call, TupleGetItem, a while loop with iter args and a scope.
@@ -342,19 +352,16 @@ TEST_CASE("a hand-built program round-trips through text", "[parser][roundtrip]"
   const Var* done = ctx.NewVar("done", idx);
   const Expr* call = ctx.Make<Call>(nullptr, "g", std::vector<const Expr*>{x}, AttrList{},
                                     AttrList{{"device", Attr::Of(x)}}, pair);
-  const Stmt* loop_body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{
-      ctx.Make<YieldStmt>(std::vector<const Expr*>{ctx.Make<BinaryExpr>(
-          BinaryOp::kMul, it, ctx.Int(2), idx)})});
+  const Stmt* loop_body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{ctx.Make<YieldStmt>(
+      std::vector<const Expr*>{ctx.Make<BinaryExpr>(BinaryOp::kMul, it, ctx.Int(2), idx)})});
   const Stmt* loop = ctx.Make<WhileStmt>(
       ctx.Make<BinaryExpr>(BinaryOp::kLt, it, ctx.Int(100), ctx.Scalar(DataType::kBool)),
       std::vector<const IterArg*>{it}, loop_body, std::vector<const Var*>{done});
   f->body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{
-      ctx.Make<AssignStmt>(t, call),
-      ctx.Make<AssignStmt>(x2, ctx.Make<TupleGetItem>(t, 1, idx)),
+      ctx.Make<AssignStmt>(t, call), ctx.Make<AssignStmt>(x2, ctx.Make<TupleGetItem>(t, 1, idx)),
       ctx.Make<AssignStmt>(kw, ctx.Make<UnaryExpr>(UnaryOp::kNeg, x2, idx)),
       ctx.Make<AssignStmt>(plv, ctx.Make<BinaryExpr>(BinaryOp::kFloorMod, kw, ctx.Int(-3), idx)),
-      ctx.Make<AssignStmt>(nr2, ctx.Make<BinaryExpr>(BinaryOp::kMax, plv, nr, idx)),
-      loop,
+      ctx.Make<AssignStmt>(nr2, ctx.Make<BinaryExpr>(BinaryOp::kMax, plv, nr, idx)), loop,
       ctx.Make<HierarchyScopeStmt>(ctx.Make<SeqStmt>(std::vector<const Stmt*>{}), Level::kChip,
                                    Role::kOrchestrator),
       ctx.Make<ReturnStmt>(std::vector<const Expr*>{})});
@@ -396,7 +403,8 @@ TEST_CASE("uniformly indented source (a nested class) parses", "[parser]") {
 }
 
 TEST_CASE("hostile input: every truncation and random edits never crash", "[parser][fuzz]") {
-  const std::string src = std::string(kHeader) +
+  const std::string src =
+      std::string(kHeader) +
       "    @pl.function(type=pl.FunctionType.InCore)\n"
       "    def k(self, a: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
       "        t = pl.load(a, [0, 0], [16, 64], target_memory=pl.Mem.Vec)\n"
@@ -422,9 +430,14 @@ TEST_CASE("hostile input: every truncation and random edits never crash", "[pars
       size_t p = rnd() % s.size();
       char c = alphabet[rnd() % alphabet.size()];
       switch (rnd() % 3) {
-        case 0: s.erase(p, 1); break;
-        case 1: s.insert(p, 1, c); break;
-        default: s[p] = c;
+        case 0:
+          s.erase(p, 1);
+          break;
+        case 1:
+          s.insert(p, 1, c);
+          break;
+        default:
+          s[p] = c;
       }
     }
     inputs.push_back(s);

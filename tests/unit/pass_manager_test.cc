@@ -1,8 +1,9 @@
 // Pass manager: registry and pipeline resolution, property contracts, skip
 // warnings for unimplemented passes, verify-each catching a broken pass, and
 // the passes' results compared structurally (not by printed text).
-#include <catch2/catch.hpp>
+#include "pypto/passes/pass_manager.h"
 
+#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "pypto/ir/builder.h"
@@ -10,7 +11,6 @@
 #include "pypto/ir/parser.h"
 #include "pypto/ir/structural_equal.h"
 #include "pypto/ir/verifier.h"
-#include "pypto/passes/pass_manager.h"
 #include "pypto/passes/passes.h"
 
 using namespace pypto;
@@ -103,7 +103,9 @@ TEST_CASE("pipeline text resolution and usage errors", "[passes]") {
   CHECK(def->passes.size() == 18);
 
   CHECK_FALSE(ResolvePipeline("simplify,bogus", &err));
-  CHECK(err.rfind("unknown pass 'bogus'; valid passes: outline-incore-scopes, convert-to-ssa, simplify", 0) == 0);
+  CHECK(err.rfind(
+            "unknown pass 'bogus'; valid passes: outline-incore-scopes, convert-to-ssa, simplify",
+            0) == 0);
   CHECK_FALSE(ResolvePipeline("simplify,", &err));
   CHECK(err == "empty pass name in pipeline 'simplify,'; expected comma-separated pass names");
   // Every registered pass is implemented now, so a single pass name resolves.
@@ -119,7 +121,8 @@ TEST_CASE("property contract: requirements name their producer", "[passes]") {
         "convert-to-ssa; add it earlier in the pipeline");
   auto fixed = ResolvePipeline("convert-to-ssa,convert-tensor-to-tile-ops", &err);
   REQUIRE(fixed);
-  CHECK(CheckPipelineProperties(*fixed, {IRProperty::kTypeChecked, IRProperty::kSplitIncoreOrch}) == "");
+  CHECK(CheckPipelineProperties(*fixed, {IRProperty::kTypeChecked, IRProperty::kSplitIncoreOrch}) ==
+        "");
 }
 
 TEST_CASE("property detection on parsed programs", "[passes]") {
@@ -132,7 +135,8 @@ TEST_CASE("property detection on parsed programs", "[passes]") {
   CHECK(why == "function 'main': 'x' is assigned more than once");
   CHECK(CheckProperty(*ssa, IRProperty::kSSAForm));
   CHECK(DetectProperties(*ssa).Has(IRProperty::kSplitIncoreOrch));
-  CHECK(PropertySet{IRProperty::kSSAForm, IRProperty::kTileOps2D}.ToString() == "SSAForm, TileOps2D");
+  CHECK(PropertySet{IRProperty::kSSAForm, IRProperty::kTileOps2D}.ToString() ==
+        "SSAForm, TileOps2D");
 }
 
 TEST_CASE("convert-to-ssa output is structurally the hand-written SSA form", "[passes]") {

@@ -2,12 +2,13 @@
 // minimal parentheses), literals, unique Var naming, decorators and control flow.
 // Op calls use a private registry so the test does not depend on which core ops
 // are registered.
+#include "pypto/ir/printer.h"
+
 #include <catch2/catch.hpp>
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"
-#include "pypto/ir/printer.h"
 
 using namespace pypto;
 using namespace pypto::ir;
@@ -30,8 +31,7 @@ TEST_CASE("types print in DSL spelling", "[printer]") {
   CHECK(TypeToString(c.WindowBuffer()) == "pld.WindowBufferType");
   CHECK(TypeToString(c.Unknown()) == "pl.UnknownType");
   std::vector<const Expr*> shape = {c.Int(16), c.Int(64)};
-  CHECK(TypeToString(c.Make<TensorType>(shape, DataType::kFP16)) ==
-        "pl.Tensor[[16, 64], pl.FP16]");
+  CHECK(TypeToString(c.Make<TensorType>(shape, DataType::kFP16)) == "pl.Tensor[[16, 64], pl.FP16]");
   TensorView tv;
   tv.stride = {c.Int(64), c.Int(1)};
   tv.layout = TensorLayout::kDN;
@@ -92,8 +92,10 @@ TEST_CASE("literals print by dtype", "[printer]") {
 TEST_CASE("program header, decorators, unique names and loops", "[printer]") {
   Context c;
   OpRegistry reg;  // private registry: the printer only needs the OpDef
-  reg.Register("tile.fake").Arg("x").EnumKwarg("op", EnumKind::kNotifyOp).Deduce(
-      [](DeduceContext& d) { return d.args[0]->type; });
+  reg.Register("tile.fake")
+      .Arg("x")
+      .EnumKwarg("op", EnumKind::kNotifyOp)
+      .Deduce([](DeduceContext& d) { return d.args[0]->type; });
   const OpDef* op = reg.Find("tile.fake");
   DiagnosticEngine diag;
 
@@ -114,14 +116,13 @@ TEST_CASE("program header, decorators, unique names and loops", "[printer]") {
   const Var* i = c.NewVar("i", Idx(c));
   const IterArg* acc = c.NewIterArg("acc", Idx(c), x);
   const Var* out = c.NewVar("acc_out", Idx(c));
-  const Stmt* body = c.Make<SeqStmt>(std::vector<const Stmt*>{
-      c.Make<AssignStmt>(x2, Bin(c, BinaryOp::kAdd, x, nr)),
-      c.Make<YieldStmt>(std::vector<const Expr*>{x2})});
+  const Stmt* body = c.Make<SeqStmt>(
+      std::vector<const Stmt*>{c.Make<AssignStmt>(x2, Bin(c, BinaryOp::kAdd, x, nr)),
+                               c.Make<YieldStmt>(std::vector<const Expr*>{x2})});
   const Stmt* loop = c.Make<ForStmt>(i, c.Int(0), nr, c.Int(1), std::vector<const IterArg*>{acc},
                                      body, std::vector<const Var*>{out}, ForKind::kRange);
   f->body = c.Make<SeqStmt>(std::vector<const Stmt*>{
-      c.Make<EvalStmt>(call), loop,
-      c.Make<ReturnStmt>(std::vector<const Expr*>{out})});
+      c.Make<EvalStmt>(call), loop, c.Make<ReturnStmt>(std::vector<const Expr*>{out})});
   f->return_types = {Idx(c)};
   p.functions.push_back(f);
   const char* expected =

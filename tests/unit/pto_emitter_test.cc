@@ -3,7 +3,6 @@
 // rules, diagnostics with line:col, op-table coverage of the whole registry, and
 // determinism across contexts.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
 #include "pto_test_programs.h"
@@ -94,9 +93,10 @@ TEST_CASE("wait uses the local view and the cmp attr", "[pto]") {
     Context ctx;
     DiagnosticEngine diag(&ctx.sources());
     auto lines = Lines(EmitOne(ctx, WaitKernel(ctx, cmp), diag));
-    int pv = Find(lines, "%signal_local_pview = pto.partition_view %signal_view, offsets = "
-                         "[%c0_index, %c0_index], sizes = [%c1_index, %c1_index] : "
-                         "!pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x1xi32>");
+    int pv = Find(lines,
+                  "%signal_local_pview = pto.partition_view %signal_view, offsets = "
+                  "[%c0_index, %c0_index], sizes = [%c1_index, %c1_index] : "
+                  "!pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x1xi32>");
     REQUIRE(pv >= 0);
     CHECK(lines[pv + 1] == std::string("pto.comm.twait(%signal_local_pview, %c1_i32 : "
                                        "!pto.partition_tensor_view<1x1xi32>, i32) {cmp = "
@@ -119,8 +119,9 @@ TEST_CASE("put: staging tile, barriers, tput attr, cacheinvalid, fence", "[pto]"
   CHECK(Find(lines, "%c2_i64 = arith.constant 2 : i64") >= 0);  // f16 element bytes
   int d = Find(lines, "%dst_peer_pview = pto.partition_view %");
   REQUIRE(d >= 0);
-  CHECK(Has(lines[d], "offsets = [%c0_index, %c0_index], sizes = [%c16_index, %c64_index] : "
-                      "!pto.tensor_view<?x?xf16> -> !pto.partition_tensor_view<16x64xf16>"));
+  CHECK(Has(lines[d],
+            "offsets = [%c0_index, %c0_index], sizes = [%c16_index, %c64_index] : "
+            "!pto.tensor_view<?x?xf16> -> !pto.partition_tensor_view<16x64xf16>"));
   CHECK(lines[d + 1] ==
         "%src_local_pview = pto.partition_view %src_view, offsets = [%c0_index, %c0_index], "
         "sizes = [%c16_index, %c64_index] : !pto.tensor_view<?x?xf16> -> "
@@ -149,8 +150,9 @@ TEST_CASE("put/get: ping-pong stages and atomic add; get has no attr", "[pto]") 
   CHECK(Has(put, "{atomicType = #pto<atomic_type atomic_add>}"));
   Context ctx2;
   auto lines = Lines(EmitOne(ctx2, PutKernel(ctx2, true, AtomicType::kNone, true), diag));
-  int g = Find(lines, "pto.comm.tget(%dst_local_pview, %src_peer_pview, "
-                      "buf(%tget_stage_ping, %tget_stage_pong) : ");
+  int g = Find(lines,
+               "pto.comm.tget(%dst_local_pview, %src_peer_pview, "
+               "buf(%tget_stage_ping, %tget_stage_pong) : ");
   REQUIRE(g >= 0);
   CHECK(lines[g].back() == ')');  // no attribute dict
   CHECK(lines[g - 1] == "pto.barrier <PIPE_ALL>");
@@ -160,23 +162,24 @@ TEST_CASE("put/get: ping-pong stages and atomic add; get has no attr", "[pto]") 
   CHECK(Find(lines, "%1 = pto.load_scalar %arg4[%c2_index]") >= 0);
 }
 
-TEST_CASE("remote_store: leading 1s, atomic add, cacheinvalid; BF16 add rejected on a5",
-          "[pto]") {
+TEST_CASE("remote_store: leading 1s, atomic add, cacheinvalid; BF16 add rejected on a5", "[pto]") {
   Context ctx;
   DiagnosticEngine diag(&ctx.sources());
   auto lines = Lines(EmitOne(ctx, RemoteStoreKernel(ctx), diag));
   int s = Find(lines, "%target_peer_pview = pto.partition_view %");
   REQUIRE(s >= 0);
-  CHECK(Has(lines[s], "offsets = [%c1_index, %c0_index, %c0_index], sizes = [%c1_index, "
-                      "%c16_index, %c32_index] : !pto.tensor_view<?x?x?xf16> -> "
-                      "!pto.partition_tensor_view<1x16x32xf16>"));
+  CHECK(Has(lines[s],
+            "offsets = [%c1_index, %c0_index, %c0_index], sizes = [%c1_index, "
+            "%c16_index, %c32_index] : !pto.tensor_view<?x?x?xf16> -> "
+            "!pto.partition_tensor_view<1x16x32xf16>"));
   CHECK(lines[s + 1] ==
         "pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, "
         "v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs("
         "%target_peer_pview : !pto.partition_tensor_view<1x16x32xf16>) {atomicType = "
         "#pto<atomic_type atomic_add>}");
-  CHECK(lines[s + 2] == "pto.cmo.cacheinvalid %target_peer_pview single_cache_line : "
-                        "!pto.partition_tensor_view<1x16x32xf16>");
+  CHECK(lines[s + 2] ==
+        "pto.cmo.cacheinvalid %target_peer_pview single_cache_line : "
+        "!pto.partition_tensor_view<1x16x32xf16>");
   Context plain;
   std::string none = EmitOne(plain, RemoteStoreKernel(plain, AtomicType::kNone), diag);
   CHECK(!Has(none, "atomicType"));
@@ -186,8 +189,8 @@ TEST_CASE("remote_store: leading 1s, atomic add, cacheinvalid; BF16 add rejected
   std::vector<codegen::PtoModule> mods;
   codegen::PtoOptions opts;
   opts.target_arch = "a5";
-  CHECK_FALSE(codegen::EmitPto(a5, *RemoteStoreKernel(a5, AtomicType::kAdd, DataType::kBF16),
-                               opts, &mods, d5));
+  CHECK_FALSE(codegen::EmitPto(a5, *RemoteStoreKernel(a5, AtomicType::kAdd, DataType::kBF16), opts,
+                               &mods, d5));
   REQUIRE(d5.diagnostics().size() == 1);
   CHECK(d5.diagnostics()[0].message ==
         "pld.tile.remote_store: atomic add on BF16 is only supported on the a2a3 (Ascend910B) "
@@ -200,45 +203,51 @@ TEST_CASE("remote_load + scf.for with a tile iter arg + tile.store", "[pto]") {
   std::string text = EmitOne(ctx, RemoteLoadAddKernel(ctx), diag);
   INFO(text);
   auto lines = Lines(text);
-  CHECK(Find(lines, "func.func @kernel(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: "
-                    "!pto.ptr<f32>, %arg3: i32, %arg4: !pto.ptr<i64>) attributes") >= 0);
+  CHECK(Find(lines,
+             "func.func @kernel(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: "
+             "!pto.ptr<f32>, %arg3: i32, %arg4: !pto.ptr<i64>) attributes") >= 0);
   CHECK(Find(lines, "%t = pto.alloc_tile addr = %c0_i64 : ") >= 0);
   CHECK(Find(lines, "%r = pto.alloc_tile addr = %c4096_i64 : ") >= 0);
   CHECK(Find(lines, "%nxt = pto.alloc_tile addr = %c8192_i64 : ") >= 0);
   int rl = Find(lines, "%r_peer_pview = pto.partition_view %");
   REQUIRE(rl >= 0);
-  CHECK(Has(lines[rl + 1], "pto.tload ins(%r_peer_pview : !pto.partition_tensor_view<16x64xf32>) "
-                           "outs(%r : !pto.tile_buf<loc=vec, dtype=f32"));
-  int loop = Find(lines, "%acc_out = scf.for %i = %c0_index to %c4_index step %c1_index "
-                         "iter_args(%acc = %t) -> (!pto.tile_buf<");
+  CHECK(Has(lines[rl + 1],
+            "pto.tload ins(%r_peer_pview : !pto.partition_tensor_view<16x64xf32>) "
+            "outs(%r : !pto.tile_buf<loc=vec, dtype=f32"));
+  int loop = Find(lines,
+                  "%acc_out = scf.for %i = %c0_index to %c4_index step %c1_index "
+                  "iter_args(%acc = %t) -> (!pto.tile_buf<");
   REQUIRE(loop >= 0);
   CHECK(Has(lines[loop + 1], "pto.tadd ins(%acc, %r : !pto.tile_buf<"));
   CHECK(Has(lines[loop + 1], "outs(%nxt : !pto.tile_buf<"));
   CHECK(Has(lines[loop + 2], "scf.yield %nxt : !pto.tile_buf<"));
   CHECK(lines[loop + 3] == "}");
   CHECK(Has(lines[loop + 5], "pto.tstore ins(%acc_out : "));
-  CHECK(Has(lines[loop + 4], "%out_pview = pto.partition_view %out_view, offsets = [%c0_index, "
-                             "%c0_index], sizes = [%c16_index, %c64_index]"));
+  CHECK(Has(lines[loop + 4],
+            "%out_pview = pto.partition_view %out_view, offsets = [%c0_index, "
+            "%c0_index], sizes = [%c16_index, %c64_index]"));
 }
 
-TEST_CASE("defer_wait: checked offsets, adapter call, hidden arg, private declaration",
-          "[pto]") {
+TEST_CASE("defer_wait: checked offsets, adapter call, hidden arg, private declaration", "[pto]") {
   Context ctx;
   DiagnosticEngine diag(&ctx.sources());
   std::string text = EmitOne(ctx, DeferWaitKernel(ctx), diag);
   INFO(text);
   auto lines = Lines(text);
-  CHECK(Find(lines, "func.func @waiter(%arg0: !pto.ptr<i32>, %arg1: index, %arg2: !pto.ptr<i64>, "
-                    "%__pypto_deferred_raw_args: !pto.ptr<i64>) attributes") >= 0);
+  CHECK(Find(lines,
+             "func.func @waiter(%arg0: !pto.ptr<i32>, %arg1: index, %arg2: !pto.ptr<i64>, "
+             "%__pypto_deferred_raw_args: !pto.ptr<i64>) attributes") >= 0);
   // Static [1, 2] in [4, 8] -> element 10.
-  CHECK(Find(lines, "func.call @pypto_register_counter_completion(%__pypto_deferred_raw_args, "
-                    "%arg0, %c10_i64, %c3_i64) : (!pto.ptr<i64>, !pto.ptr<i32>, i64, i64) -> ()") >=
-        0);
+  CHECK(Find(lines,
+             "func.call @pypto_register_counter_completion(%__pypto_deferred_raw_args, "
+             "%arg0, %c10_i64, %c3_i64) : (!pto.ptr<i64>, !pto.ptr<i32>, i64, i64) -> ()") >= 0);
   CHECK(Find(lines, "%4 = arith.select %2, %3, %cn1_index : index") >= 0);
-  CHECK(Find(lines, "func.call @pypto_register_counter_completion(%__pypto_deferred_raw_args, "
-                    "%arg0, %5, %c1_i64)") >= 0);
-  CHECK(Find(lines, "func.func private @pypto_register_counter_completion(!pto.ptr<i64>, "
-                    "!pto.ptr<i32>, i64, i64)") >= 0);
+  CHECK(Find(lines,
+             "func.call @pypto_register_counter_completion(%__pypto_deferred_raw_args, "
+             "%arg0, %5, %c1_i64)") >= 0);
+  CHECK(Find(lines,
+             "func.func private @pypto_register_counter_completion(!pto.ptr<i64>, "
+             "!pto.ptr<i32>, i64, i64)") >= 0);
   CHECK(Find(lines, "pto.comm.twait") < 0);
 }
 
@@ -249,8 +258,9 @@ TEST_CASE("rank / nranks / get_comm_ctx, scalar arithmetic and scf.if", "[pto]")
   INFO(text);
   auto lines = Lines(text);
   // [8, 1] column vector without a view: DN strides.
-  CHECK(Find(lines, "%signal_view = pto.make_tensor_view %arg0, shape = [%c8_index, %c1_index], "
-                    "strides = [%c1_index, %c8_index] {layout = #pto.layout<dn>}") >= 0);
+  CHECK(Find(lines,
+             "%signal_view = pto.make_tensor_view %arg0, shape = [%c8_index, %c1_index], "
+             "strides = [%c1_index, %c8_index] {layout = #pto.layout<dn>}") >= 0);
   CHECK(Find(lines, "%0 = pto.load_scalar %arg1[%c2_index] : !pto.ptr<i64> -> i64") >= 0);
   CHECK(Find(lines, "%1 = arith.trunci %0 : i64 to i32") >= 0);
   CHECK(Find(lines, "%3 = arith.shrui %2, %c32_i64 : i64") >= 0);
@@ -270,45 +280,47 @@ TEST_CASE("group: AIC + AIV in one module; orchestration skipped", "[pto]") {
   REQUIRE(mods.size() == 1);
   CHECK(mods[0].name == "k");
   auto lines = Lines(mods[0].text);
-  int aic = Find(lines, "func.func @k_aic(%arg0: !pto.ptr<f32>) attributes {pto.kernel_kind = "
-                        "#pto.kernel_kind<cube>} {");
-  int aiv = Find(lines, "func.func @k_aiv(%arg0: !pto.ptr<f32>) attributes {pto.kernel_kind = "
-                        "#pto.kernel_kind<vector>} {");
+  int aic = Find(lines,
+                 "func.func @k_aic(%arg0: !pto.ptr<f32>) attributes {pto.kernel_kind = "
+                 "#pto.kernel_kind<cube>} {");
+  int aiv = Find(lines,
+                 "func.func @k_aiv(%arg0: !pto.ptr<f32>) attributes {pto.kernel_kind = "
+                 "#pto.kernel_kind<vector>} {");
   CHECK(aic >= 0);
   CHECK(aiv > aic);
 }
 
 TEST_CASE("missing CommCtx pairing and unsupported ops are diagnosed at line:col", "[pto]") {
   Context ctx;
-  int file = ctx.sources().AddFile("k.pir", "line1\nline2\nline3\n        pld.tensor.allreduce(x)\n");
+  int file =
+      ctx.sources().AddFile("k.pir", "line1\nline2\nline3\n        pld.tensor.allreduce(x)\n");
   IRBuilder b(ctx);
   b.SetSpan({file, 2, 5, 1});
-  const Function* f = b.BuildFunction(
-      {"kernel", FunctionType::kAIV},
-      {{"x", b.DistTensorT(b.Shape({16, 16}), DataType::kFP32)},
-       {"sig", b.DistTensorT(b.Shape({4, 1}), DataType::kInt32)},
-       {"c0", ctx.CommCtx()},
-       {"c1", ctx.CommCtx()}},
-      [&](const std::vector<const Var*>& p) {
-        b.SetSpan({file, 4, 9, 20});
-        b.Assign("y", b.Op("pld.tensor.allreduce", {p[0], p[1]}));
-        b.Return();
-      });
+  const Function* f = b.BuildFunction({"kernel", FunctionType::kAIV},
+                                      {{"x", b.DistTensorT(b.Shape({16, 16}), DataType::kFP32)},
+                                       {"sig", b.DistTensorT(b.Shape({4, 1}), DataType::kInt32)},
+                                       {"c0", ctx.CommCtx()},
+                                       {"c1", ctx.CommCtx()}},
+                                      [&](const std::vector<const Var*>& p) {
+                                        b.SetSpan({file, 4, 9, 20});
+                                        b.Assign("y", b.Op("pld.tensor.allreduce", {p[0], p[1]}));
+                                        b.Return();
+                                      });
   DiagnosticEngine diag(&ctx.sources());
   CHECK_FALSE(codegen::EmitPto(ctx, *b.BuildProgram("P", {f}), {}, nullptr, diag));
   REQUIRE(diag.ErrorCount() == 1);
   CHECK(diag.diagnostics()[0].span.line == 4);
   CHECK(diag.diagnostics()[0].span.col == 9);
   CHECK(diag.diagnostics()[0].message == "pld.tensor.allreduce: not supported by the PTO backend");
-  CHECK(Has(diag.Render(), "k.pir:4:9: error: pld.tensor.allreduce: not supported by the PTO "
-                           "backend"));
+  CHECK(Has(diag.Render(),
+            "k.pir:4:9: error: pld.tensor.allreduce: not supported by the PTO "
+            "backend"));
 
   Context ctx2;
   IRBuilder b2(ctx2);
-  const Function* g = b2.BuildFunction(
-      {"kernel", FunctionType::kAIV},
-      {{"x", b2.DistTensorT(b2.Shape({16, 16}), DataType::kFP32)}},
-      [&](const std::vector<const Var*>&) { b2.Return(); });
+  const Function* g = b2.BuildFunction({"kernel", FunctionType::kAIV},
+                                       {{"x", b2.DistTensorT(b2.Shape({16, 16}), DataType::kFP32)}},
+                                       [&](const std::vector<const Var*>&) { b2.Return(); });
   DiagnosticEngine d2(&ctx2.sources());
   CHECK_FALSE(codegen::EmitPto(ctx2, *b2.BuildProgram("P", {g}), {}, nullptr, d2));
   REQUIRE(d2.ErrorCount() == 1);
@@ -340,12 +352,12 @@ TEST_CASE("every registered op has a PTO emitter or is declared unsupported", "[
     Context ctx;
     int file = ctx.sources().AddFile("u.pir", "x\n");
     IRBuilder b(ctx);
-    const Function* f = b.BuildFunction({"kernel", FunctionType::kAIV}, {},
-                                        [&](const std::vector<const Var*>&) {
-                                          b.Emit(ctx.Make<EvalStmt>(ctx.Make<Call>(
-                                              op, "", std::vector<const Expr*>{}, AttrList{},
-                                              AttrList{}, ctx.Unknown(), Span{file, 1, 3, 1})));
-                                        });
+    const Function* f =
+        b.BuildFunction({"kernel", FunctionType::kAIV}, {}, [&](const std::vector<const Var*>&) {
+          b.Emit(
+              ctx.Make<EvalStmt>(ctx.Make<Call>(op, "", std::vector<const Expr*>{}, AttrList{},
+                                                AttrList{}, ctx.Unknown(), Span{file, 1, 3, 1})));
+        });
     DiagnosticEngine diag(&ctx.sources());
     CHECK_FALSE(codegen::EmitPto(ctx, *b.BuildProgram("P", {f}), {}, nullptr, diag));
     REQUIRE(diag.ErrorCount() == 1);
@@ -360,10 +372,10 @@ TEST_CASE("emission is byte-identical across runs and contexts", "[pto]") {
     DiagnosticEngine diag(&ctx.sources());
     return EmitOne(ctx, make(ctx), diag);
   };
-  for (auto make : {+[](Context& c) { return RemoteLoadAddKernel(c); },
-                    +[](Context& c) { return PutKernel(c, true); },
-                    +[](Context& c) { return RankKernel(c); },
-                    +[](Context& c) { return DeferWaitKernel(c); }}) {
+  for (auto make :
+       {+[](Context& c) { return RemoteLoadAddKernel(c); },
+        +[](Context& c) { return PutKernel(c, true); }, +[](Context& c) { return RankKernel(c); },
+        +[](Context& c) { return DeferWaitKernel(c); }}) {
     std::string a = run(make), b = run(make);
     CHECK(a == b);
     CHECK(a.rfind("module attributes", 0) == 0);
@@ -375,11 +387,11 @@ TEST_CASE("emit_source_loc appends loc(...) to op lines but not constants", "[pt
   int file = ctx.sources().AddFile("dir/k.pir", "a\nb\n");
   IRBuilder b(ctx);
   b.SetSpan({file, 2, 7, 1});
-  const Function* f = b.BuildFunction({"kernel", FunctionType::kAIV}, {},
-                                      [&](const std::vector<const Var*>&) {
-                                        b.Eval(b.Op("system.fence", {}));
-                                        b.Return();
-                                      });
+  const Function* f =
+      b.BuildFunction({"kernel", FunctionType::kAIV}, {}, [&](const std::vector<const Var*>&) {
+        b.Eval(b.Op("system.fence", {}));
+        b.Return();
+      });
   codegen::PtoOptions opts;
   opts.emit_source_loc = true;
   DiagnosticEngine diag(&ctx.sources());
@@ -393,12 +405,14 @@ TEST_CASE("while loop lowers to scf.while with before/after regions", "[pto]") {
   const Function* f = b.BuildFunction(
       {"kernel", FunctionType::kAIV}, {{"n", b.ScalarT(DataType::kIndex)}},
       [&](const std::vector<const Var*>& p) {
-        b.While({{"x", b.Int(0)}}, [&](const std::vector<const IterArg*>& ia) { return b.Lt(ia[0], p[0]); },
-                [&](const std::vector<const IterArg*>& ia) {
-                  b.Eval(b.Op("system.fence", {}));
-                  b.Yield({b.Add(ia[0], b.Int(1))});
-                },
-                {"x_out"});
+        b.While(
+            {{"x", b.Int(0)}},
+            [&](const std::vector<const IterArg*>& ia) { return b.Lt(ia[0], p[0]); },
+            [&](const std::vector<const IterArg*>& ia) {
+              b.Eval(b.Op("system.fence", {}));
+              b.Yield({b.Add(ia[0], b.Int(1))});
+            },
+            {"x_out"});
         b.Return();
       });
   DiagnosticEngine diag(&ctx.sources());

@@ -4,11 +4,11 @@
 //     (several modules are concatenated in program order)
 // `PYPTO_BLESS=1 unit_pto_golden_test` rewrites every expectation; on a mismatch
 // the test prints a unified diff (expected -> actual).
-#include <catch2/catch.hpp>
-
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,7 +17,6 @@
 
 #include "pto_test_programs.h"
 #include "pypto/ir/parser.h"
-#include <fmt/format.h>
 
 using namespace pto_test;
 namespace fs = std::filesystem;

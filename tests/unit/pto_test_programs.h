@@ -24,17 +24,17 @@ inline Attr EnumInt(int v) { return Attr::Int(v); }
 inline const Program* NotifyKernel(Context& ctx, FunctionType ft = FunctionType::kAIV,
                                    NotifyOp op = NotifyOp::kSet) {
   IRBuilder b(ctx);
-  const Function* f = b.BuildFunction(
-      {"kernel", ft},
-      {{"signal", b.DistTensorT(b.Shape({16, 16}), DataType::kInt32)},
-       {"peer", b.ScalarT(DataType::kInt32)},
-       {"ctx", ctx.CommCtx()}},
-      [&](const std::vector<const Var*>& p) {
-        b.Eval(b.Op("pld.system.notify",
-                    {p[0], p[1], b.IndexTuple({0, 0}), b.Int(1, DataType::kInt32)},
-                    {{"op", EnumInt(static_cast<int>(op))}}));
-        b.Return();
-      });
+  const Function* f =
+      b.BuildFunction({"kernel", ft},
+                      {{"signal", b.DistTensorT(b.Shape({16, 16}), DataType::kInt32)},
+                       {"peer", b.ScalarT(DataType::kInt32)},
+                       {"ctx", ctx.CommCtx()}},
+                      [&](const std::vector<const Var*>& p) {
+                        b.Eval(b.Op("pld.system.notify",
+                                    {p[0], p[1], b.IndexTuple({0, 0}), b.Int(1, DataType::kInt32)},
+                                    {{"op", EnumInt(static_cast<int>(op))}}));
+                        b.Return();
+                      });
   return b.BuildProgram("Notify", {f});
 }
 
@@ -72,8 +72,8 @@ inline const Program* PutKernel(Context& ctx, bool two_stages = false,
                                  b.Op("tile.create", {b.IndexTuple({16, 64})}, stage_kw));
         std::vector<const Expr*> args = {p[0], p[1], p[2], s1};
         if (two_stages)
-          args.push_back(b.Assign(base + "_pong",
-                                  b.Op("tile.create", {b.IndexTuple({16, 64})}, stage_kw)));
+          args.push_back(
+              b.Assign(base + "_pong", b.Op("tile.create", {b.IndexTuple({16, 64})}, stage_kw)));
         AttrList kw;
         if (!is_get) kw.push_back({"atomic", EnumInt(static_cast<int>(atomic))});
         b.Eval(b.Op(is_get ? "pld.tile.get" : "pld.tile.put", args, kw));
@@ -118,9 +118,8 @@ inline const Program* RemoteLoadAddKernel(Context& ctx) {
         AttrList vec = {{"target_memory", Attr::Int(static_cast<int>(MemorySpace::kVec))}};
         const Var* t = b.Assign(
             "t", b.Op("tile.load", {p[0], b.IndexTuple({0, 0}), b.IndexTuple({16, 64})}, vec));
-        const Var* r = b.Assign(
-            "r", b.Op("pld.tile.remote_load", {p[1], p[3], b.IndexTuple({0, 0}),
-                                               b.IndexTuple({16, 64})}));
+        const Var* r = b.Assign("r", b.Op("pld.tile.remote_load", {p[1], p[3], b.IndexTuple({0, 0}),
+                                                                   b.IndexTuple({16, 64})}));
         auto loop = b.For("i", b.Int(0), b.Int(4), b.Int(1), {{"acc", t}},
                           [&](const Var*, const std::vector<const IterArg*>& ia) {
                             const Var* nxt = b.Assign("nxt", b.Op("tile.add", {ia[0], r}));
@@ -141,7 +140,8 @@ inline const Program* DeferWaitKernel(Context& ctx) {
        {"slot", b.ScalarT(DataType::kIndex)},
        {"ctx", ctx.CommCtx()}},
       [&](const std::vector<const Var*>& p) {
-        b.Eval(b.Op("pld.system.defer_wait", {p[0], b.IndexTuple({1, 2}), b.Int(3, DataType::kInt32)},
+        b.Eval(b.Op("pld.system.defer_wait",
+                    {p[0], b.IndexTuple({1, 2}), b.Int(3, DataType::kInt32)},
                     {{"cmp", EnumInt(static_cast<int>(WaitCmp::kGe))}}));
         b.Eval(b.Op("pld.system.defer_wait", {p[0], b.Tuple({p[1], b.Int(0)}), b.Int(1)},
                     {{"cmp", EnumInt(static_cast<int>(WaitCmp::kGe))}}));
@@ -161,17 +161,18 @@ inline const Program* RankKernel(Context& ctx) {
         const Var* me = b.Assign("me", b.Op("pld.system.rank", {c}));
         const Var* n = b.Assign("n", b.Op("pld.system.nranks", {c}));
         const Var* nxt = b.Assign("nxt", b.FloorMod(b.Add(me, b.Int(1, DataType::kInt32)), n));
-        b.If(b.Eq(me, b.Int(0, DataType::kInt32)),
-             [&] {
-               b.Eval(b.Op("pld.system.notify", {p[0], nxt, b.Tuple({me, b.Int(0)}),
-                                                 b.Int(1, DataType::kInt32)},
-                           {{"op", EnumInt(static_cast<int>(NotifyOp::kAtomicAdd))}}));
-             },
-             [&] {
-               b.Eval(b.Op("pld.system.wait",
-                           {p[0], b.Tuple({me, b.Int(0)}), b.Int(1, DataType::kInt32)},
-                           {{"cmp", EnumInt(static_cast<int>(WaitCmp::kEq))}}));
-             });
+        b.If(
+            b.Eq(me, b.Int(0, DataType::kInt32)),
+            [&] {
+              b.Eval(b.Op("pld.system.notify",
+                          {p[0], nxt, b.Tuple({me, b.Int(0)}), b.Int(1, DataType::kInt32)},
+                          {{"op", EnumInt(static_cast<int>(NotifyOp::kAtomicAdd))}}));
+            },
+            [&] {
+              b.Eval(b.Op("pld.system.wait",
+                          {p[0], b.Tuple({me, b.Int(0)}), b.Int(1, DataType::kInt32)},
+                          {{"cmp", EnumInt(static_cast<int>(WaitCmp::kEq))}}));
+            });
         b.Return();
       });
   return b.BuildProgram("Rank", {f});
@@ -180,30 +181,28 @@ inline const Program* RankKernel(Context& ctx) {
 // A Group's AIC + AIV pair: the AIV half waits and the AIC half is empty.
 inline const Program* GroupProgram(Context& ctx) {
   IRBuilder b(ctx);
-  const Function* aic = b.BuildFunction(
-      {"k_aic", FunctionType::kAIC}, {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
-      [&](const std::vector<const Var*>&) { b.Return(); });
-  const Function* aiv = b.BuildFunction(
-      {"k_aiv", FunctionType::kAIV},
-      {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
-      [&](const std::vector<const Var*>&) {
-        b.Eval(b.Op("system.fence", {}));
-        b.Return();
-      });
-  const Function* group = b.BuildFunction(
-      {"k", FunctionType::kGroup}, {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
-      [&](const std::vector<const Var*>& p) {
-        b.Eval(b.CallFunction(*aic, {p[0]}));
-        b.Eval(b.CallFunction(*aiv, {p[0]}));
-        b.Return();
-      });
-  const Function* orch = b.BuildFunction(
-      {"orch", FunctionType::kOrchestration},
-      {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
-      [&](const std::vector<const Var*>& p) {
-        b.Eval(b.CallFunction(*group, {p[0]}));
-        b.Return();
-      });
+  const Function* aic = b.BuildFunction({"k_aic", FunctionType::kAIC},
+                                        {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
+                                        [&](const std::vector<const Var*>&) { b.Return(); });
+  const Function* aiv = b.BuildFunction({"k_aiv", FunctionType::kAIV},
+                                        {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
+                                        [&](const std::vector<const Var*>&) {
+                                          b.Eval(b.Op("system.fence", {}));
+                                          b.Return();
+                                        });
+  const Function* group = b.BuildFunction({"k", FunctionType::kGroup},
+                                          {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
+                                          [&](const std::vector<const Var*>& p) {
+                                            b.Eval(b.CallFunction(*aic, {p[0]}));
+                                            b.Eval(b.CallFunction(*aiv, {p[0]}));
+                                            b.Return();
+                                          });
+  const Function* orch = b.BuildFunction({"orch", FunctionType::kOrchestration},
+                                         {{"x", b.TensorT(b.Shape({16, 16}), DataType::kFP32)}},
+                                         [&](const std::vector<const Var*>& p) {
+                                           b.Eval(b.CallFunction(*group, {p[0]}));
+                                           b.Return();
+                                         });
   return b.BuildProgram("Grouped", {aic, aiv, group, orch});
 }
 

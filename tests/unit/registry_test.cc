@@ -4,7 +4,6 @@
 // (arity, unknown kwarg, kwarg type, enum range, required kwarg) report the
 // exact messages users see.
 #include <catch2/catch.hpp>
-
 #include <set>
 #include <string>
 #include <vector>
@@ -27,12 +26,36 @@ const OpDef& Def(const std::string& name) {
 }
 
 const std::vector<std::string> kCoreOps = {
-    "tensor.create", "tensor.view", "tensor.read", "tensor.write", "tensor.add", "tensor.sub",
-    "tensor.mul", "tensor.div", "tensor.maximum", "tensor.minimum", "tensor.cast",
-    "tensor.slice", "tile.load", "tile.store", "tile.create", "tile.set_validshape",
-    "tile.fillpad_inplace", "tile.add", "tile.sub", "tile.mul", "tile.div", "tile.maximum",
-    "tile.minimum", "tile.cast", "tile.move", "tile.get_subblock_idx", "tile.read", "tile.write",
-    "system.fence", "system.cacheinvalid",
+    "tensor.create",
+    "tensor.view",
+    "tensor.read",
+    "tensor.write",
+    "tensor.add",
+    "tensor.sub",
+    "tensor.mul",
+    "tensor.div",
+    "tensor.maximum",
+    "tensor.minimum",
+    "tensor.cast",
+    "tensor.slice",
+    "tile.load",
+    "tile.store",
+    "tile.create",
+    "tile.set_validshape",
+    "tile.fillpad_inplace",
+    "tile.add",
+    "tile.sub",
+    "tile.mul",
+    "tile.div",
+    "tile.maximum",
+    "tile.minimum",
+    "tile.cast",
+    "tile.move",
+    "tile.get_subblock_idx",
+    "tile.read",
+    "tile.write",
+    "system.fence",
+    "system.cacheinvalid",
 };
 
 struct Fx {
@@ -48,8 +71,8 @@ struct Fx {
     return out;
   }
   const Expr* Tile() {
-    return ctx.NewVar("x", MakeTileType(ctx, {ctx.Int(16), ctx.Int(64)}, DataType::kFP32,
-                                        MemorySpace::kVec));
+    return ctx.NewVar(
+        "x", MakeTileType(ctx, {ctx.Int(16), ctx.Int(64)}, DataType::kFP32, MemorySpace::kVec));
   }
   const Expr* Tensor() {
     return ctx.NewVar("t", MakeTensorType(ctx, {ctx.Int(16), ctx.Int(64)}, DataType::kFP32));
@@ -110,8 +133,8 @@ TEST_CASE("core op registry facts", "[registry]") {
   CHECK(Def("tile.get_subblock_idx").affinity == CoreAffinity::kVector);
   CHECK(Def("tile.create").affinity == CoreAffinity::kShared);
   CHECK(Def("tile.fillpad_inplace").affinity == CoreAffinity::kVector);
-  for (const char* n : {"tile.add", "tile.sub", "tile.mul", "tile.div", "tile.maximum",
-                        "tile.minimum"}) {
+  for (const char* n :
+       {"tile.add", "tile.sub", "tile.mul", "tile.div", "tile.maximum", "tile.minimum"}) {
     INFO(n);
     CHECK(Def(n).affinity == CoreAffinity::kVector);
     CHECK(Def(n).input_memory.at(0) == std::vector<MemorySpace>{MemorySpace::kVec});
@@ -186,8 +209,9 @@ TEST_CASE("MakeOpCall schema errors", "[registry]") {
 
   // Wrong arity: optional range and exact count.
   CHECK(!f.Op("tile.load", {t, offs}));
-  CHECK(f.Err() == "tile.load: expected 3 to 4 positional arguments (tensor, offsets, shapes, "
-                   "valid_shape), got 2");
+  CHECK(f.Err() ==
+        "tile.load: expected 3 to 4 positional arguments (tensor, offsets, shapes, "
+        "valid_shape), got 2");
   CHECK(!f.Op("tile.add", {x}));
   CHECK(f.Err() == "tile.add: expected 2 positional arguments (lhs, rhs), got 1");
   CHECK(!f.Op("tile.get_subblock_idx", {x}));
@@ -195,8 +219,9 @@ TEST_CASE("MakeOpCall schema errors", "[registry]") {
 
   // Unknown kwarg (with and without a schema).
   CHECK(!f.Op("tile.load", {t, offs, shp}, {{"memory", Attr::Int(1)}}));
-  CHECK(f.Err() == "tile.load: unknown keyword argument 'memory' (expected one of: "
-                   "target_memory, clamp, tile_2d)");
+  CHECK(f.Err() ==
+        "tile.load: unknown keyword argument 'memory' (expected one of: "
+        "target_memory, clamp, tile_2d)");
   CHECK(!f.Op("tile.add", {x, x}, {{"mode", Attr::Int(1)}}));
   CHECK(f.Err() == "tile.add: unknown keyword argument 'mode' (it takes none)");
 
@@ -211,19 +236,22 @@ TEST_CASE("MakeOpCall schema errors", "[registry]") {
   CHECK(!f.Op("tile.store", {x, offs, t}, {{"atomic", Attr::Enum(EnumKind::kMemorySpace, 1)}}));
   CHECK(f.Err() == "tile.store: keyword 'atomic' must be pld.AtomicType");
   // The right enum is accepted and stored as its int payload.
-  const Call* c = f.Op("tile.store", {x, offs, t}, {{"atomic", Attr::Enum(EnumKind::kAtomicType, 1)}});
+  const Call* c =
+      f.Op("tile.store", {x, offs, t}, {{"atomic", Attr::Enum(EnumKind::kAtomicType, 1)}});
   REQUIRE(c);
   CHECK(c->kwargs[0].value.kind == Attr::Kind::kInt);
   CHECK(c->kwargs[0].value.i == 1);
 
   // Enum out of range.
   CHECK(!f.Op("tile.store", {x, offs, t}, {{"atomic", Attr::Int(2)}}));
-  CHECK(f.Err() == "tile.store: keyword 'atomic' value 2 is out of range for pld.AtomicType "
-                   "(pld.AtomicType.None_=0, pld.AtomicType.Add=1)");
+  CHECK(f.Err() ==
+        "tile.store: keyword 'atomic' value 2 is out of range for pld.AtomicType "
+        "(pld.AtomicType.None_=0, pld.AtomicType.Add=1)");
   CHECK(!f.Op("tile.move", {x}, {{"target_memory", Attr::Int(9)}}));
-  CHECK(f.Err() == "tile.move: keyword 'target_memory' value 9 is out of range for pl.Mem "
-                   "(pl.Mem.DDR=0, pl.Mem.Vec=1, pl.Mem.Mat=2, pl.Mem.Left=3, pl.Mem.Right=4, "
-                   "pl.Mem.Acc=5, pl.Mem.Bias=6, pl.Mem.ScalarLocal=7)");
+  CHECK(f.Err() ==
+        "tile.move: keyword 'target_memory' value 9 is out of range for pl.Mem "
+        "(pl.Mem.DDR=0, pl.Mem.Vec=1, pl.Mem.Mat=2, pl.Mem.Left=3, pl.Mem.Right=4, "
+        "pl.Mem.Acc=5, pl.Mem.Bias=6, pl.Mem.ScalarLocal=7)");
 
   // Missing required kwarg.
   CHECK(!f.Op("tile.create", {shp}));

@@ -11,7 +11,8 @@ using namespace simtest;
 using pypto::sim::RoundTo;
 
 static std::string Header() {
-  return "# pypto.program: C\nimport pypto.language as pl\nimport pypto.language.distributed as pld\n\n"
+  return "# pypto.program: C\nimport pypto.language as pl\nimport pypto.language.distributed as "
+         "pld\n\n"
          "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass C:\n"
          "    @pl.function(type=pl.FunctionType.InCore)\n";
 }
@@ -29,10 +30,14 @@ static std::vector<double> Data(int P, int n, int salt) {
 
 static double Oracle(int op, DataType dt, double a, double b) {
   switch (op) {
-    case 1: return RoundTo(dt, std::max(a, b));
-    case 2: return RoundTo(dt, std::min(a, b));
-    case 3: return RoundTo(dt, a * b);
-    default: return RoundTo(dt, a + b);
+    case 1:
+      return RoundTo(dt, std::max(a, b));
+    case 2:
+      return RoundTo(dt, std::min(a, b));
+    case 3:
+      return RoundTo(dt, a * b);
+    default:
+      return RoundTo(dt, a + b);
   }
 }
 
@@ -43,10 +48,13 @@ TEST_CASE("allreduce: every ReduceOp, FP32 and FP16, ragged shape, P = 1..8") {
     for (int op = 0; op < 4; ++op)
       for (int P : {1, 2, 3, 4, 8}) {
         std::string dts(pypto::DTypeName(dt));
-        std::string prog = Header() + fmt::format(
-            "    def k(self, data: pl.InOut[pld.DistributedTensor[[{0}, {1}], pl.{2}]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
-            "        d2 = pld.tensor.allreduce(data, sig, op=pld.ReduceOp.{3})\n"
-            "        return\n", R, Cn, dts, ops[op]);
+        std::string prog =
+            Header() + fmt::format(
+                           "    def k(self, data: pl.InOut[pld.DistributedTensor[[{0}, {1}], "
+                           "pl.{2}]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
+                           "        d2 = pld.tensor.allreduce(data, sig, op=pld.ReduceOp.{3})\n"
+                           "        return\n",
+                           R, Cn, dts, ops[op]);
         INFO(dts << " " << ops[op] << " P=" << P);
         std::vector<double> x = Data(P, N, op);
         for (int mode = 0; mode < 2; ++mode) {
@@ -83,8 +91,8 @@ TEST_CASE("broadcast, reduce_scatter, allgather, all_to_all, barrier: exact, P =
         std::vector<double> x = Data(P, 2 * Cn, 1);
         Run r;
         RunKernel(r, "data: pl.InOut[pld.DistributedTensor[[2, 19], pl.FP32]], " + sig,
-                          fmt::format("        d2 = pld.tensor.broadcast(data, sig, root={})\n", P - 1),
-                          {{"data", Make(DataType::kFP32, {P, 2, Cn}, x)}}, o);
+                  fmt::format("        d2 = pld.tensor.broadcast(data, sig, root={})\n", P - 1),
+                  {{"data", Make(DataType::kFP32, {P, 2, Cn}, x)}}, o);
         INFO(r.result.report);
         REQUIRE(r.result.exit_code == 0);
         auto y = Values(r.result.outputs.at("data"));
@@ -95,8 +103,8 @@ TEST_CASE("broadcast, reduce_scatter, allgather, all_to_all, barrier: exact, P =
         std::vector<double> x = Data(P, P * Cn, 2);
         Run r;
         RunKernel(r, "data: pl.InOut[pld.DistributedTensor[[NR, 19], pl.FP32]], " + sig,
-                          "        d2 = pld.tensor.reduce_scatter(data, sig, op=pld.ReduceOp.Sum)\n",
-                          {{"data", Make(DataType::kFP32, {P, P, Cn}, x)}}, o);
+                  "        d2 = pld.tensor.reduce_scatter(data, sig, op=pld.ReduceOp.Sum)\n",
+                  {{"data", Make(DataType::kFP32, {P, P, Cn}, x)}}, o);
         INFO(r.result.report);
         REQUIRE(r.result.exit_code == 0);
         auto y = Values(r.result.outputs.at("data"));
@@ -114,9 +122,12 @@ TEST_CASE("broadcast, reduce_scatter, allgather, all_to_all, barrier: exact, P =
       {  // allgather: target[src, :] = input of src on every rank
         std::vector<double> x = Data(P, Cn, 3);
         Run r;
-        RunKernel(r, "inp: pl.Tensor[[1, 19], pl.FP32], data: pl.InOut[pld.DistributedTensor[[NR, 19], pl.FP32]], " + sig,
-                          "        d2 = pld.tensor.allgather(inp, data, sig)\n",
-                          {{"inp", Make(DataType::kFP32, {P, 1, Cn}, x)}}, o);
+        RunKernel(r,
+                  "inp: pl.Tensor[[1, 19], pl.FP32], data: pl.InOut[pld.DistributedTensor[[NR, "
+                  "19], pl.FP32]], " +
+                      sig,
+                  "        d2 = pld.tensor.allgather(inp, data, sig)\n",
+                  {{"inp", Make(DataType::kFP32, {P, 1, Cn}, x)}}, o);
         INFO(r.result.report);
         REQUIRE(r.result.exit_code == 0);
         auto y = Values(r.result.outputs.at("data"));
@@ -127,19 +138,25 @@ TEST_CASE("broadcast, reduce_scatter, allgather, all_to_all, barrier: exact, P =
       {  // all_to_all: target[src, :] on rank r = input_src[r, :]
         std::vector<double> x = Data(P, P * Cn, 4);
         Run r;
-        RunKernel(r, "inp: pl.Tensor[[NR, 19], pl.FP32], data: pl.InOut[pld.DistributedTensor[[NR, 19], pl.FP32]], " + sig,
-                          "        d2 = pld.tensor.all_to_all(inp, data, sig)\n",
-                          {{"inp", Make(DataType::kFP32, {P, P, Cn}, x)}}, o);
+        RunKernel(r,
+                  "inp: pl.Tensor[[NR, 19], pl.FP32], data: pl.InOut[pld.DistributedTensor[[NR, "
+                  "19], pl.FP32]], " +
+                      sig,
+                  "        d2 = pld.tensor.all_to_all(inp, data, sig)\n",
+                  {{"inp", Make(DataType::kFP32, {P, P, Cn}, x)}}, o);
         INFO(r.result.report);
         REQUIRE(r.result.exit_code == 0);
         auto y = Values(r.result.outputs.at("data"));
         for (int rk = 0; rk < P; ++rk)
           for (int s = 0; s < P; ++s)
-            for (int j = 0; j < Cn; ++j) REQUIRE(y[(rk * P + s) * Cn + j] == x[(s * P + rk) * Cn + j]);
+            for (int j = 0; j < Cn; ++j)
+              REQUIRE(y[(rk * P + s) * Cn + j] == x[(s * P + rk) * Cn + j]);
       }
       {  // barrier: pure synchronisation, leaves the signal clean
         Run r;
-        RunKernel(r, sig, "        s2 = pld.tensor.barrier(sig)\n        s3 = pld.tensor.barrier(sig)\n", {}, o);
+        RunKernel(r, sig,
+                  "        s2 = pld.tensor.barrier(sig)\n        s3 = pld.tensor.barrier(sig)\n",
+                  {}, o);
         INFO(r.result.report);
         REQUIRE(r.result.exit_code == 0);
       }
@@ -155,11 +172,14 @@ TEST_CASE("all_to_all_v: clamped counts, rows copied, recv_counts published") {
     for (int s = 0; s < P; ++s)
       for (int d = 0; d < P; ++d) counts.push_back(static_cast<double>((s * 3 + d * 2) % 6) - 1);
     Run r;
-    Execute(r, Header() +
-                   "    def k(self, inp: pl.Tensor[[NR * 3, 5], pl.FP32], data: pl.InOut[pld.DistributedTensor[[NR * 3, 5], pl.FP32]], "
-                   "sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], sc: pl.Tensor[[NR, 1], pl.INT32], "
-                   "rc: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
-                   "        d2 = pld.tensor.all_to_all_v(inp, data, sig, sc, rc)\n        return\n",
+    Execute(r,
+            Header() +
+                "    def k(self, inp: pl.Tensor[[NR * 3, 5], pl.FP32], data: "
+                "pl.InOut[pld.DistributedTensor[[NR * 3, 5], pl.FP32]], "
+                "sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], sc: pl.Tensor[[NR, 1], "
+                "pl.INT32], "
+                "rc: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
+                "        d2 = pld.tensor.all_to_all_v(inp, data, sig, sc, rc)\n        return\n",
             {{"inp", Make(DataType::kFP32, {P, P * M, Cn}, x)},
              {"sc", Make(DataType::kInt32, {P, P, 1}, counts)}},
             Opts(P));
@@ -174,7 +194,8 @@ TEST_CASE("all_to_all_v: clamped counts, rows copied, recv_counts published") {
         for (int row = 0; row < M; ++row)
           for (int j = 0; j < Cn; ++j) {
             double got = y[((d * P * M) + s * M + row) * Cn + j];
-            double want = row < cnt ? x[((s * P * M) + d * M + row) * Cn + j] : 0.0;  // untouched rows stay 0
+            double want =
+                row < cnt ? x[((s * P * M) + d * M + row) * Cn + j] : 0.0;  // untouched rows stay 0
             REQUIRE(got == want);
           }
       }
@@ -253,5 +274,8 @@ class M:
   Run r;
   Execute(r, prog, {}, Opts(2));
   CHECK(r.result.exit_code == 1);
-  CHECK_THAT(r.result.report, Catch::Contains("collective mismatch on comm domain {0, 1}: collective #0 is pld.tensor.barrier on rank 0 (test.pir:15) but pld.tensor.allreduce on rank 1 (test.pir:17)"));
+  CHECK_THAT(r.result.report,
+             Catch::Contains(
+                 "collective mismatch on comm domain {0, 1}: collective #0 is pld.tensor.barrier "
+                 "on rank 0 (test.pir:15) but pld.tensor.allreduce on rank 1 (test.pir:17)"));
 }

@@ -6,7 +6,8 @@
 
 using namespace simtest;
 
-static std::string Ring(bool skip_notify_on_1, bool read_before_wait, bool reset, const char* peer_expr = "(me + 1) % n") {
+static std::string Ring(bool skip_notify_on_1, bool read_before_wait, bool reset,
+                        const char* peer_expr = "(me + 1) % n") {
   std::string s = R"PIR(# pypto.program: R
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -24,13 +25,19 @@ class R:
 )PIR";
   s += std::string("        peer = ") + peer_expr + "\n";
   s += "        pld.tensor.put(dst, peer, src, atomic=pld.AtomicType.None_)\n";
-  if (skip_notify_on_1) s += "        if me != 1:\n    ";
-  else s += "        if me >= 0:\n    ";
-  s += "        pld.system.notify(sig, peer, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)\n";
-  std::string load = "        t: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(dst, [0, 0], [2, 8])\n";
+  if (skip_notify_on_1)
+    s += "        if me != 1:\n    ";
+  else
+    s += "        if me >= 0:\n    ";
+  s += "        pld.system.notify(sig, peer, [0, 0], pl.const(1, pl.INT32), "
+       "op=pld.NotifyOp.AtomicAdd)\n";
+  std::string load =
+      "        t: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(dst, [0, 0], [2, 8])\n";
   if (read_before_wait) s += load;
   s += "        pld.system.wait(sig, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)\n";
-  if (reset) s += "        pld.system.notify(sig, me, [0, 0], pl.const(-1, pl.INT32), op=pld.NotifyOp.AtomicAdd)\n";
+  if (reset)
+    s += "        pld.system.notify(sig, me, [0, 0], pl.const(-1, pl.INT32), "
+         "op=pld.NotifyOp.AtomicAdd)\n";
   if (!read_before_wait) s += load;
   s += "        o = pl.tile.store(t, [0, 0], out)\n        return\n";
   return s;
@@ -62,7 +69,8 @@ TEST_CASE("deadlock: a skipped notify is reported with the blocked rank, line, c
   }
   Run r;
   Execute(r, Ring(true, false, true), In(4), RandomOpts(4, 5));
-  CHECK_THAT(r.result.report, Catch::Contains("no runnable thread remains (random schedule, seed 5)"));
+  CHECK_THAT(r.result.report,
+             Catch::Contains("no runnable thread remains (random schedule, seed 5)"));
 }
 
 TEST_CASE("race: reading the window before the peer's notify is flagged; the twin is not") {
@@ -101,8 +109,9 @@ TEST_CASE("out-of-bounds peer access names op, rank and line") {
   INFO(r.result.report);
   CHECK(r.result.exit_code == 1);
   CHECK_THAT(r.result.report,
-             Catch::Contains("test.pir:16:9: error: pld.tensor.put: out-of-bounds peer access: peer 2 is "
-                             "not a rank of the comm domain {0, 1} of window 'dst' (2 ranks) (on rank 1)"));
+             Catch::Contains(
+                 "test.pir:16:9: error: pld.tensor.put: out-of-bounds peer access: peer 2 is "
+                 "not a rank of the comm domain {0, 1} of window 'dst' (2 ranks) (on rank 1)"));
 }
 
 TEST_CASE("signal residue: a counter left at 1 is named; the reset twin is clean") {
@@ -111,8 +120,9 @@ TEST_CASE("signal residue: a counter left at 1 is named; the reset twin is clean
   Run r;
   Execute(r, Ring(false, false, false), In(3), o);
   CHECK(r.result.exit_code == 1);
-  CHECK_THAT(r.result.report, Catch::Contains("error: signal residue at the end of the run: signal 'sig' "
-                                              "(window 'sig') on rank 1 cell [0, 0] = 1"));
+  CHECK_THAT(r.result.report,
+             Catch::Contains("error: signal residue at the end of the run: signal 'sig' "
+                             "(window 'sig') on rank 1 cell [0, 0] = 1"));
   Run ok;
   Execute(ok, Ring(false, false, true), In(3), o);
   CHECK(ok.result.exit_code == 0);
@@ -121,7 +131,8 @@ TEST_CASE("signal residue: a counter left at 1 is named; the reset twin is clean
 TEST_CASE("1,000 random seeds of a barrier-protected exchange: no failure") {
   pypto::ir::Context ctx;
   pypto::DiagnosticEngine diag(&ctx.sources());
-  const pypto::ir::Program* p = pypto::ir::ParseProgram(ctx, Ring(false, false, true), "test.pir", diag);
+  const pypto::ir::Program* p =
+      pypto::ir::ParseProgram(ctx, Ring(false, false, true), "test.pir", diag);
   REQUIRE(p);
   auto in = In(3);
   int failures = 0;
@@ -172,5 +183,9 @@ class D:
   INFO(r.result.report);
   CHECK(r.result.exit_code == 3);
   CHECK_THAT(r.result.report, Catch::StartsWith("error: deadlock: a wait made no progress for "));
-  CHECK_THAT(r.result.report, Catch::Contains("(--deadline 0.3)\n  rank 1 (thread rank1) blocked in pld.system.wait in function 'k' at test.pir:19: signal 'sig' (window 'sig') cell [0, 0] expected >= 1 (Ge), actual 0"));
+  CHECK_THAT(
+      r.result.report,
+      Catch::Contains(
+          "(--deadline 0.3)\n  rank 1 (thread rank1) blocked in pld.system.wait in function 'k' at "
+          "test.pir:19: signal 'sig' (window 'sig') cell [0, 0] expected >= 1 (Ge), actual 0"));
 }

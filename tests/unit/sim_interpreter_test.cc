@@ -65,13 +65,18 @@ TEST_CASE("control flow: for with break, while, if-yield, cast; defer_wait compl
 
 TEST_CASE("defer_wait that is never satisfied is a deadlock at task completion") {
   std::string prog = kMisc;
-  prog.replace(prog.find("pld.system.defer_wait(sig, [0, 0], 1,"), 37, "pld.system.defer_wait(sig, [0, 0], 5,");
+  prog.replace(prog.find("pld.system.defer_wait(sig, [0, 0], 1,"), 37,
+               "pld.system.defer_wait(sig, [0, 0], 5,");
   Run r;
   auto o = RandomOpts(2, 1);
   o.entry = "k";
   Execute(r, prog, {{"x", Make(DataType::kFP32, {2, 2, 8}, std::vector<double>(32, 1.0))}}, o);
   CHECK(r.result.exit_code == 3);
-  CHECK_THAT(r.result.report, Catch::Contains("blocked in pld.system.defer_wait (task completion) in function 'k' at test.pir:30: signal 'sig' (window 'sig') cell [0, 0] >= 5 expected (Ge), actual 1"));
+  CHECK_THAT(
+      r.result.report,
+      Catch::Contains(
+          "blocked in pld.system.defer_wait (task completion) in function 'k' at test.pir:30: "
+          "signal 'sig' (window 'sig') cell [0, 0] >= 5 expected (Ge), actual 1"));
 }
 
 TEST_CASE("npy: round trip of every supported dtype; BF16 is written as <u2") {
@@ -79,7 +84,8 @@ TEST_CASE("npy: round trip of every supported dtype; BF16 is written as <u2") {
                       DataType::kBool, DataType::kFP64, DataType::kInt8, DataType::kUInt8}) {
     pypto::NpyArray a{dt, {2, 3}, {}};
     a.bytes.resize(6 * pypto::DTypeBytes(dt));
-    for (size_t i = 0; i < a.bytes.size(); ++i) a.bytes[i] = static_cast<uint8_t>(dt == DataType::kBool ? i % 2 : i * 7);
+    for (size_t i = 0; i < a.bytes.size(); ++i)
+      a.bytes[i] = static_cast<uint8_t>(dt == DataType::kBool ? i % 2 : i * 7);
     std::string s = pypto::SerializeNpy(a);
     CHECK((s.size() - a.bytes.size()) % 64 == 0);  // header padded to 64 bytes
     pypto::NpyArray b;
@@ -110,11 +116,11 @@ TEST_CASE("FP16 / BF16 conversions round to nearest even") {
   using pypto::sim::HalfToFloat;
   CHECK(FloatToHalf(1.0f) == 0x3c00);
   CHECK(FloatToHalf(65504.0f) == 0x7bff);
-  CHECK(FloatToHalf(65520.0f) == 0x7c00);           // rounds up to +inf
+  CHECK(FloatToHalf(65520.0f) == 0x7c00);               // rounds up to +inf
   CHECK(FloatToHalf(2049.0f) == FloatToHalf(2048.0f));  // tie -> even
   CHECK(FloatToHalf(2051.0f) == FloatToHalf(2052.0f));
-  CHECK(HalfToFloat(0x0001) == std::ldexp(1.0f, -24));  // smallest subnormal
-  CHECK(FloatToHalf(std::ldexp(1.0f, -25)) == 0);       // tie below -> even (0)
+  CHECK(HalfToFloat(0x0001) == std::ldexp(1.0f, -24));    // smallest subnormal
+  CHECK(FloatToHalf(std::ldexp(1.0f, -25)) == 0);         // tie below -> even (0)
   CHECK(pypto::sim::FloatToBF16(1.00390625f) == 0x3f80);  // tie -> even
   CHECK(pypto::sim::RoundTo(DataType::kFP16, 0.1) == static_cast<double>(HalfToFloat(0x2e66)));
   CHECK(pypto::sim::RoundTo(DataType::kInt32, 4294967297.0) == 1.0);  // integers wrap
@@ -168,8 +174,10 @@ class P:
   auto y = Values(r.result.outputs.at("out"));
   for (int rk = 0; rk < 2; ++rk)
     for (int i = 0; i < 16; ++i) {
-      if (i < 8) CHECK(y[rk * 16 + i] == 3.0);   // valid row stored
-      else CHECK(std::isnan(y[rk * 16 + i]));     // row outside valid_shape never written
+      if (i < 8)
+        CHECK(y[rk * 16 + i] == 3.0);  // valid row stored
+      else
+        CHECK(std::isnan(y[rk * 16 + i]));  // row outside valid_shape never written
     }
 }
 
@@ -180,7 +188,8 @@ TEST_CASE("binding errors: missing input, wrong dtype, unknown entry") {
   Execute(r, kMisc, {}, o);
   CHECK(r.result.exit_code == 1);
   CHECK(r.result.report ==
-        "error: input 'x' is missing: expected shape [2, 2, 8] dtype FP32 (pl.Tensor[[2, 8], pl.FP32]); "
+        "error: input 'x' is missing: expected shape [2, 2, 8] dtype FP32 (pl.Tensor[[2, 8], "
+        "pl.FP32]); "
         "pass --input x=FILE.npy\n");
   Run r2;
   Execute(r2, kMisc, {{"x", Make(DataType::kInt32, {2, 2, 8}, {})}}, o);

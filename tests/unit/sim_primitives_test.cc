@@ -101,7 +101,8 @@ class Prims:
 
 static std::vector<double> Input(int P) {
   std::vector<double> v(static_cast<size_t>(P) * 32);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(static_cast<int>(i % 23) - 11) + 0.5;
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<double>(static_cast<int>(i % 23) - 11) + 0.5;
   return v;
 }
 

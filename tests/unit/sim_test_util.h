@@ -3,7 +3,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <cstring>
 #include <map>
 #include <string>
@@ -33,7 +32,8 @@ inline HostArray Make(DataType dt, std::vector<int64_t> shape, const std::vector
 inline std::vector<double> Values(const HostArray& a) {
   std::vector<double> out(static_cast<size_t>(a.NumElements()));
   int eb = pypto::DTypeBytes(a.dtype);
-  for (size_t i = 0; i < out.size(); ++i) out[i] = pypto::sim::LoadElem(a.bytes.data() + i * eb, a.dtype);
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = pypto::sim::LoadElem(a.bytes.data() + i * eb, a.dtype);
   return out;
 }
 

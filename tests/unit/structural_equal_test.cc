@@ -1,10 +1,11 @@
 // StructuralEqual / StructuralHash: spans and names ignored, vars matched by
 // binding position, kwargs by value, and the exact one-line `why`.
+#include "pypto/ir/structural_equal.h"
+
 #include <catch2/catch.hpp>
 
 #include "irinfra_test_ops.h"
 #include "pypto/ir/builder.h"
-#include "pypto/ir/structural_equal.h"
 
 using namespace pypto;
 using namespace pypto::ir;
@@ -75,11 +76,11 @@ TEST_CASE("vars are matched by binding, not by identity or name") {
   CHECK(StructuralHash(b.Mul(x, x)) != StructuralHash(b.Mul(x, y)));
   // Swapped uses of two params differ.
   auto fn = [&](bool swap) {
-    return b.BuildFunction({"f"}, {{"a", ctx.Scalar(DataType::kIndex)},
-                                    {"c", ctx.Scalar(DataType::kIndex)}},
-                           [&](const std::vector<const Var*>& p) {
-                             b.Eval(swap ? b.Sub(p[1], p[0]) : b.Sub(p[0], p[1]));
-                           });
+    return b.BuildFunction(
+        {"f"}, {{"a", ctx.Scalar(DataType::kIndex)}, {"c", ctx.Scalar(DataType::kIndex)}},
+        [&](const std::vector<const Var*>& p) {
+          b.Eval(swap ? b.Sub(p[1], p[0]) : b.Sub(p[0], p[1]));
+        });
   };
   CHECK_FALSE(StructuralEqual(*fn(false), *fn(true), &why));
   CHECK(why == "in function 'f': var 'a' vs 'c' refer to different definitions");
@@ -96,8 +97,8 @@ TEST_CASE("kwargs compare by value regardless of order; types by structure") {
   const Expr* c2 = ctx.Make<Call>(nullptr, "g", std::vector<const Expr*>{t},
                                   AttrList{{"b", Attr::Str("s")}, {"a", Attr::Int(1)}}, AttrList{},
                                   ctx.Unknown());
-  const Expr* c3 = ctx.Make<Call>(nullptr, "h", std::vector<const Expr*>{t}, AttrList{},
-                                  AttrList{}, ctx.Unknown());
+  const Expr* c3 = ctx.Make<Call>(nullptr, "h", std::vector<const Expr*>{t}, AttrList{}, AttrList{},
+                                  ctx.Unknown());
   std::string why;
   CHECK(StructuralEqual(c1, c2));
   CHECK(StructuralHash(c1) == StructuralHash(c2));

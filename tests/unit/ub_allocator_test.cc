@@ -2,15 +2,15 @@
 // buffers (straight-line code, values used inside loops, loop-carried and
 // if-yielded tiles, in-place aliases), first-fit addresses, determinism, the
 // bump-or-reuse policy through EmitPto, and the overflow diagnostic.
-#include <catch2/catch.hpp>
+#include "pypto/codegen/ub_allocator.h"
 
 #include <fmt/format.h>
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "pypto/codegen/pto_emitter.h"
-#include "pypto/codegen/ub_allocator.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
@@ -38,8 +38,7 @@ std::string Kernel(const std::string& params, const std::string& body) {
   std::string b = body;
   std::string t = "pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec]";
   for (size_t p; (p = b.find("$T")) != std::string::npos;) b.replace(p, 2, t);
-  return std::string(kHeader) + "    def kernel(self, " + params + "):\n" + b +
-         "        return\n";
+  return std::string(kHeader) + "    def kernel(self, " + params + "):\n" + b + "        return\n";
 }
 
 const char* kXYO =
@@ -59,8 +58,8 @@ const Function* Parse(Context& ctx, const std::string& text) {
 std::string Layout(const UbPlan& plan) {
   std::vector<std::string> parts;
   for (const auto& t : plan.tiles)
-    parts.push_back(fmt::format("{}:[{},{}]@{}", t.name.empty() ? "_" : t.name, t.start, t.end,
-                                t.addr));
+    parts.push_back(
+        fmt::format("{}:[{},{}]@{}", t.name.empty() ? "_" : t.name, t.start, t.end, t.addr));
   return fmt::format("{}", fmt::join(parts, " "));
 }
 
@@ -84,8 +83,7 @@ const std::string kSequential = Kernel(kXYO,
 TEST_CASE("ub_allocator: straight-line intervals and first-fit addresses") {
   // Points: a=1 b=2 c=3 o1=4 d=5 e=6 o2=7. Intervals are inclusive, so c does not
   // take a's or b's memory; d and e reuse a's and b's.
-  CHECK(PlanOf(kSequential) ==
-        "a:[1,3]@0 b:[2,3]@65536 c:[3,4]@131072 d:[5,6]@0 e:[6,7]@65536");
+  CHECK(PlanOf(kSequential) == "a:[1,3]@0 b:[2,3]@65536 c:[3,4]@131072 d:[5,6]@0 e:[6,7]@65536");
   Context ctx;
   UbPlan plan = PlanTileMemory(*Parse(ctx, kSequential), kA2a3);
   const auto& vec = plan.pools.at(static_cast<int>(MemorySpace::kVec));

@@ -1,10 +1,11 @@
 // VerifyProgram: one test per rule, checking the exact message (and, where the
 // IR has spans, file:line:col), and that all errors are reported, not the first.
+#include "pypto/ir/verifier.h"
+
 #include <catch2/catch.hpp>
 
 #include "irinfra_test_ops.h"
 #include "pypto/ir/builder.h"
-#include "pypto/ir/verifier.h"
 
 using namespace pypto;
 using namespace pypto::ir;
@@ -84,7 +85,8 @@ TEST_CASE("verifier: before SSA a var assigned in both if branches is visible af
   const Var* a = v.ctx.NewVar("a", v.idx);
   auto build = [&] {
     return v.b.BuildFunction({"f"}, {{"c", v.ctx.Scalar(DataType::kBool)}}, [&](const Params& p) {
-      v.b.If(p[0], [&] { v.b.AssignTo(a, v.b.Int(1)); }, [&] { v.b.AssignTo(a, v.b.Int(2)); });
+      v.b.If(
+          p[0], [&] { v.b.AssignTo(a, v.b.Int(1)); }, [&] { v.b.AssignTo(a, v.b.Int(2)); });
       v.b.Eval(a);
     });
   };
@@ -111,9 +113,8 @@ TEST_CASE("verifier: params, loop vars and iter args are never re-bound") {
   V v;
   const Function* f = v.b.BuildFunction({"f"}, {{"a", v.idx}}, [&](const Params& p) {
     v.b.AssignTo(p[0], v.b.Int(1));
-    v.b.For("i", v.b.Int(0), v.b.Int(4), v.b.Int(1), {}, [&](const Var* i, const auto&) {
-      v.b.AssignTo(i, v.b.Int(0));
-    });
+    v.b.For("i", v.b.Int(0), v.b.Int(4), v.b.Int(1), {},
+            [&](const Var* i, const auto&) { v.b.AssignTo(i, v.b.Int(0)); });
   });
   CHECK(v.Run({f}) ==
         V::Msgs{"cannot assign to 'a': it is a function parameter; assign to a new variable "
@@ -124,12 +125,10 @@ TEST_CASE("verifier: params, loop vars and iter args are never re-bound") {
 TEST_CASE("verifier: a var is bound in one function only") {
   V v;
   const Var* shared = v.ctx.NewVar("s", v.idx);
-  const Function* f = v.b.BuildFunction({"f"}, {}, [&](const Params&) {
-    v.b.AssignTo(shared, v.b.Int(1));
-  });
-  const Function* g = v.b.BuildFunction({"g"}, {}, [&](const Params&) {
-    v.b.AssignTo(shared, v.b.Int(2));
-  });
+  const Function* f =
+      v.b.BuildFunction({"f"}, {}, [&](const Params&) { v.b.AssignTo(shared, v.b.Int(1)); });
+  const Function* g =
+      v.b.BuildFunction({"g"}, {}, [&](const Params&) { v.b.AssignTo(shared, v.b.Int(2)); });
   CHECK(v.Run({f, g}) ==
         V::Msgs{"'s' is bound in both function 'f' and function 'g'; a variable belongs to one "
                 "function (use a fresh variable)"});
@@ -143,15 +142,15 @@ TEST_CASE("verifier: op calls are re-deduced and their stored type checked") {
   V v;
   const OpDef* tadd = TestOps().Find("test.tadd");
   const TileType* half = v.b.TileT(v.b.Shape({16, 64}), DataType::kFP16);
-  const Function* f = v.b.BuildFunction({"f", FunctionType::kInCore}, {{"x", v.tile}, {"h", half}},
-                                        [&](const Params& p) {
-    // Stored type differs from the deduced one.
-    v.b.Eval(v.ctx.Make<Call>(tadd, "", std::vector<const Expr*>{p[0], p[0]}, AttrList{},
-                              AttrList{}, half));
-    // Arguments the deducer rejects (built bypassing MakeOpCall).
-    v.b.Eval(v.ctx.Make<Call>(tadd, "", std::vector<const Expr*>{p[0], p[1]}, AttrList{},
-                              AttrList{}, v.tile));
-  });
+  const Function* f = v.b.BuildFunction(
+      {"f", FunctionType::kInCore}, {{"x", v.tile}, {"h", half}}, [&](const Params& p) {
+        // Stored type differs from the deduced one.
+        v.b.Eval(v.ctx.Make<Call>(tadd, "", std::vector<const Expr*>{p[0], p[0]}, AttrList{},
+                                  AttrList{}, half));
+        // Arguments the deducer rejects (built bypassing MakeOpCall).
+        v.b.Eval(v.ctx.Make<Call>(tadd, "", std::vector<const Expr*>{p[0], p[1]}, AttrList{},
+                                  AttrList{}, v.tile));
+      });
   CHECK(v.Run({f}) ==
         V::Msgs{"pl.test.tadd: stored result type pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] does not "
                 "match the type deduced from its arguments, pl.Tile[[16, 64], pl.FP32, "
@@ -162,8 +161,8 @@ TEST_CASE("verifier: op calls are re-deduced and their stored type checked") {
 TEST_CASE("verifier: function calls match the callee signature") {
   V v;
   const Function* k = v.b.BuildFunction(
-      {"k", FunctionType::kInCore, std::nullopt, std::nullopt, {v.idx}}, {{"x", v.tile}, {"n", v.idx}},
-      [&](const Params& p) { v.b.Return({p[1]}); });
+      {"k", FunctionType::kInCore, std::nullopt, std::nullopt, {v.idx}},
+      {{"x", v.tile}, {"n", v.idx}}, [&](const Params& p) { v.b.Return({p[1]}); });
   const TileType* other = v.b.TileT(v.b.Shape({16, 32}), DataType::kFP32);
   const Function* o = v.b.BuildFunction(
       {"o", FunctionType::kOrchestration}, {{"t", v.tile}, {"u", other}}, [&](const Params& p) {
@@ -190,11 +189,11 @@ TEST_CASE("verifier: distributed params need distributed arguments") {
   const auto* pt = v.b.TensorT(v.b.Shape({16}), DataType::kFP32);
   const Function* k = v.b.BuildFunction({"k", FunctionType::kInCore}, {{"d", dt}, {"t", pt}},
                                         [&](const Params&) {});
-  const Function* o = v.b.BuildFunction({"o", FunctionType::kOrchestration},
-                                        {{"d", dt}, {"t", pt}}, [&](const Params& p) {
-    v.b.Eval(v.b.CallFunction(*k, {p[0], p[0]}));  // dist where tensor expected: ok
-    v.b.Eval(v.b.CallFunction(*k, {p[1], p[1]}));  // plain where dist expected: error
-  });
+  const Function* o = v.b.BuildFunction(
+      {"o", FunctionType::kOrchestration}, {{"d", dt}, {"t", pt}}, [&](const Params& p) {
+        v.b.Eval(v.b.CallFunction(*k, {p[0], p[0]}));  // dist where tensor expected: ok
+        v.b.Eval(v.b.CallFunction(*k, {p[1], p[1]}));  // plain where dist expected: error
+      });
   CHECK(v.Run({k, o}) == V::Msgs{"self.k: argument 0 has type pl.Tensor[[16], pl.FP32] but "
                                  "parameter 'd' is pld.DistributedTensor[[16], pl.FP32]"});
 }
@@ -202,15 +201,14 @@ TEST_CASE("verifier: distributed params need distributed arguments") {
 TEST_CASE("verifier: host-only and kernel-only op placement") {
   V v;
   const OpDef* ws = TestOps().Find("pld.system.world_size");
-  const Function* k = v.b.BuildFunction({"k", FunctionType::kInCore}, {}, [&](const Params&) {
-    v.b.Eval(v.b.Op(*ws, {}));
-  });
-  const Function* host = v.b.BuildFunction(
-      {"host", FunctionType::kOpaque, Level::kHost, Role::kOrchestrator}, {{"t", v.tile}},
-      [&](const Params& p) {
-        v.b.Eval(v.b.Op(*ws, {}));                      // fine
-        v.b.Eval(v.b.Op("test.kernel_only", {p[0]}));  // not a kernel
-      });
+  const Function* k = v.b.BuildFunction({"k", FunctionType::kInCore}, {},
+                                        [&](const Params&) { v.b.Eval(v.b.Op(*ws, {})); });
+  const Function* host =
+      v.b.BuildFunction({"host", FunctionType::kOpaque, Level::kHost, Role::kOrchestrator},
+                        {{"t", v.tile}}, [&](const Params& p) {
+                          v.b.Eval(v.b.Op(*ws, {}));                     // fine
+                          v.b.Eval(v.b.Op("test.kernel_only", {p[0]}));  // not a kernel
+                        });
   const Function* chip = v.b.BuildFunction(
       {"chip", FunctionType::kOrchestration}, {{"t", v.tile}}, [&](const Params& p) {
         v.b.InCoreScope([&] { v.b.Eval(v.b.Op("test.kernel_only", {p[0]})); });  // fine
@@ -230,14 +228,16 @@ TEST_CASE("verifier: host-only and kernel-only op placement") {
 
 TEST_CASE("verifier: yield arity against iter args and if results") {
   V v;
-  const Function* f = v.b.BuildFunction({"f"}, {{"c", v.ctx.Scalar(DataType::kBool)}},
-                                        [&](const Params& p) {
-    v.b.For("i", v.b.Int(0), v.b.Int(4), v.b.Int(1), {{"acc", v.b.Int(0)}},
-            [&](const Var* i, const auto&) { v.b.Yield({i, i}); });
-    v.b.For("j", v.b.Int(0), v.b.Int(4), v.b.Int(1), {{"acc2", v.b.Int(0)}},
-            [&](const Var*, const auto&) { v.b.Eval(v.b.Int(0)); });
-    v.b.If(p[0], [&] { v.b.Yield({v.b.Int(1)}); }, {}, {"r"});
-  });
+  const Function* f =
+      v.b.BuildFunction({"f"}, {{"c", v.ctx.Scalar(DataType::kBool)}}, [&](const Params& p) {
+        v.b.For("i", v.b.Int(0), v.b.Int(4), v.b.Int(1), {{"acc", v.b.Int(0)}},
+                [&](const Var* i, const auto&) {
+                  v.b.Yield({i, i});
+                });
+        v.b.For("j", v.b.Int(0), v.b.Int(4), v.b.Int(1), {{"acc2", v.b.Int(0)}},
+                [&](const Var*, const auto&) { v.b.Eval(v.b.Int(0)); });
+        v.b.If(p[0], [&] { v.b.Yield({v.b.Int(1)}); }, {}, {"r"});
+      });
   CHECK(v.Run({f}) ==
         V::Msgs{"pl.yield_: the body of this for expects 1 value(s), got 2",
                 "the body of this for must end with pl.yield_ of 1 value(s)",
@@ -247,11 +247,12 @@ TEST_CASE("verifier: yield arity against iter args and if results") {
 
 TEST_CASE("verifier: if branches must both yield; yields only at the end") {
   V v;
-  const Function* f = v.b.BuildFunction({"f"}, {{"c", v.ctx.Scalar(DataType::kBool)}},
-                                        [&](const Params& p) {
-    v.b.If(p[0], [&] { v.b.Yield({v.b.Int(1)}); }, [&] { v.b.Eval(v.b.Int(2)); }, {"r"});
-    v.b.Yield({});
-  });
+  const Function* f =
+      v.b.BuildFunction({"f"}, {{"c", v.ctx.Scalar(DataType::kBool)}}, [&](const Params& p) {
+        v.b.If(
+            p[0], [&] { v.b.Yield({v.b.Int(1)}); }, [&] { v.b.Eval(v.b.Int(2)); }, {"r"});
+        v.b.Yield({});
+      });
   CHECK(v.Run({f}) ==
         V::Msgs{"the else-branch of this if must end with pl.yield_ of 1 value(s)",
                 "pl.yield_: only allowed as the last statement of a loop body or an if branch"});
@@ -280,18 +281,18 @@ TEST_CASE("verifier: return values match return types; break/continue inside loo
 TEST_CASE("verifier: dynamic dims are in scope everywhere and cannot be assigned") {
   V v;
   const Var* N = v.b.DynamicDim("N");
-  const Function* f = v.b.BuildFunction({"f"}, {{"t", v.b.TileT({N}, DataType::kFP32)}},
-                                        [&](const Params&) {
-    v.b.Eval(v.b.Add(N, v.b.Int(1)));
-    v.b.AssignTo(N, v.b.Int(4));
-  });
+  const Function* f =
+      v.b.BuildFunction({"f"}, {{"t", v.b.TileT({N}, DataType::kFP32)}}, [&](const Params&) {
+        v.b.Eval(v.b.Add(N, v.b.Int(1)));
+        v.b.AssignTo(N, v.b.Int(4));
+      });
   CHECK(v.Run({f}, false, {N}) ==
         V::Msgs{"cannot assign to 'N': it is a dynamic dimension (pl.dynamic); assign to a new "
                 "variable instead"});
   // A type mentioning an unknown var is a use before definition.
   const Var* M = v.ctx.NewVar("M", v.idx);
-  const Function* g = v.b.BuildFunction({"g"}, {{"t", v.b.TileT({M}, DataType::kFP32)}},
-                                        [&](const Params&) {});
+  const Function* g =
+      v.b.BuildFunction({"g"}, {{"t", v.b.TileT({M}, DataType::kFP32)}}, [&](const Params&) {});
   CHECK(v.Run({g}) == V::Msgs{"use of 'M' before its definition"});
 }
 

@@ -1,7 +1,6 @@
 // IRVisitor (defs vs uses, type walking) and IRMutator (sharing of unchanged
 // subtrees, substitution, re-deduction of op calls, deletion/splicing).
 #include <catch2/catch.hpp>
-
 #include <map>
 
 #include "irinfra_test_ops.h"
@@ -60,11 +59,11 @@ TEST_CASE("visitor separates definitions from uses") {
   Fixture fx;
   Counter c(false);
   c.VisitProgram(*fx.prog);
-  CHECK(c.defs == std::map<std::string, int>{{"x", 1}, {"n", 1}, {"t", 1}, {"i", 1},
-                                             {"acc", 1}, {"acc_out", 1}});
+  CHECK(c.defs == std::map<std::string, int>{
+                      {"x", 1}, {"n", 1}, {"t", 1}, {"i", 1}, {"acc", 1}, {"acc_out", 1}});
   // x: tadd(x, x) + tadd(acc, x); t: iter-arg init; n: loop stop; acc: loop body.
-  CHECK(c.uses == std::map<std::string, int>{{"x", 3}, {"t", 1}, {"n", 1}, {"acc", 1},
-                                             {"acc_out", 1}});
+  CHECK(c.uses ==
+        std::map<std::string, int>{{"x", 3}, {"t", 1}, {"n", 1}, {"acc", 1}, {"acc_out", 1}});
   CHECK(c.calls == 2);
 }
 
@@ -158,8 +157,8 @@ TEST_CASE("mutator hooks delete and splice statements") {
       int64_t v = Cast<ConstInt>(e->expr)->value;
       if (v == 1) return nullptr;  // delete
       if (v == 2) {                // expand into two
-        return ctx_.Make<SeqStmt>(std::vector<const Stmt*>{
-            ctx_.Make<EvalStmt>(ctx_.Int(20)), ctx_.Make<EvalStmt>(ctx_.Int(21))});
+        return ctx_.Make<SeqStmt>(std::vector<const Stmt*>{ctx_.Make<EvalStmt>(ctx_.Int(20)),
+                                                           ctx_.Make<EvalStmt>(ctx_.Int(21))});
       }
       return e;
     }

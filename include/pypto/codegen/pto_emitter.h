@@ -22,7 +22,7 @@ struct PtoModule {
 };
 
 struct PtoOptions {
-  std::string target_arch;  // "a2a3" | "a5"; empty = ctx.target_arch
+  std::string target_arch;       // "a2a3" | "a5"; empty = ctx.target_arch
   bool emit_source_loc = false;  // append loc("file":line:col) to op lines
 };
 

@@ -42,15 +42,15 @@ struct PtoTensor {
   const ir::Var* param = nullptr;
   const ir::TensorType* type = nullptr;  // TensorType or DistributedTensorType
   bool distributed = false;
-  std::string name;       // name hint used for %<name>_view / _pview
-  std::string ptr;        // "%arg0"
-  std::string ptr_type;   // "!pto.ptr<f32>"
-  std::string view;       // "%<name>_view"
-  std::string view_type;  // "!pto.tensor_view<?x?xf32>"
-  std::string layout;     // "nd" | "dn" | "nz"
+  std::string name;                  // name hint used for %<name>_view / _pview
+  std::string ptr;                   // "%arg0"
+  std::string ptr_type;              // "!pto.ptr<f32>"
+  std::string view;                  // "%<name>_view"
+  std::string view_type;             // "!pto.tensor_view<?x?xf32>"
+  std::string layout;                // "nd" | "dn" | "nz"
   std::vector<std::string> shape;    // index SSA names
   std::vector<std::string> strides;  // index SSA names
-  std::string ctx;        // paired CommCtx pointer ("" when none)
+  std::string ctx;                   // paired CommCtx pointer ("" when none)
 };
 
 // One dimension of a partition view: static extent or a dynamic index SSA value.
@@ -109,7 +109,7 @@ class PtoFunctionEmitter {
     auto it = const_ints_.find(ssa);
     return it == const_ints_.end() ? std::nullopt : std::optional<int64_t>(it->second);
   }
-  std::string Temp();                      // "%N"
+  std::string Temp();                        // "%N"
   std::string Named(std::string_view hint);  // "%hint", "%hint_1", ... (unique)
 
   // Writes one op line into the current section (with ` loc(...)` when enabled).
@@ -206,7 +206,7 @@ class PtoFunctionEmitter {
   PtoWriter* cur_ = &body_;
   Span cur_span_;
 
-  std::map<std::string, bool> const_names_;  // hoisted constant names (dedupe)
+  std::map<std::string, bool> const_names_;    // hoisted constant names (dedupe)
   std::map<std::string, int64_t> const_ints_;  // integer constant name -> value (folding)
   std::unordered_set<std::string> used_names_;
   // Per Named() base: the last suffix handed out (the next probe starts above it).

@@ -5,11 +5,11 @@
 // together at the end because constants are hoisted above the code using them.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace pypto::codegen {
 

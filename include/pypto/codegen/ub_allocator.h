@@ -53,7 +53,7 @@ struct UbTile {
   ir::MemorySpace space = ir::MemorySpace::kVec;
   int64_t bytes = 0;  // rounded up to `align`
   int64_t align = kTileAlign;
-  int start = 0;      // live interval in program points, inclusive
+  int start = 0;  // live interval in program points, inclusive
   int end = 0;
   int64_t addr = -1;  // address in the reuse (first-fit) layout
   Span span;          // the defining call
@@ -62,12 +62,12 @@ struct UbTile {
 
 // Layout facts of one memory space.
 struct UbPool {
-  int64_t bump_bytes = 0;   // sum of all buffers (the bump layout's end)
-  int64_t reuse_bytes = 0;  // end of the first-fit reuse layout
-  int64_t peak_bytes = 0;   // most bytes live at one program point
-  int peak_tile = -1;       // index of the tile whose definition reaches the peak
+  int64_t bump_bytes = 0;      // sum of all buffers (the bump layout's end)
+  int64_t reuse_bytes = 0;     // end of the first-fit reuse layout
+  int64_t peak_bytes = 0;      // most bytes live at one program point
+  int peak_tile = -1;          // index of the tile whose definition reaches the peak
   std::vector<int> peak_live;  // tiles live at the peak, in program order
-  int overflow_tile = -1;   // first tile (placement order) ending past the capacity
+  int overflow_tile = -1;      // first tile (placement order) ending past the capacity
 };
 
 // The analysis: every allocated tile (program order) with its interval and its
@@ -105,8 +105,7 @@ class UbAllocator {
 
   // Address for the tile `call` defines (bound to `var`, may be null) of `bytes`
   // bytes (unrounded) in `space`; called once per alloc_tile in emission order.
-  UbPlacement Place(const ir::Var* var, const ir::Call* call, ir::MemorySpace space,
-                    int64_t bytes);
+  UbPlacement Place(const ir::Var* var, const ir::Call* call, ir::MemorySpace space, int64_t bytes);
 
   Mode vec_mode() const { return mode_; }
   const UbPlan& plan() const { return plan_; }

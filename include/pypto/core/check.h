@@ -24,7 +24,7 @@ class InternalError : public std::logic_error {
 
 }  // namespace pypto
 
-#define PYPTO_CHECK(cond, ...)                                                      \
-  do {                                                                              \
+#define PYPTO_CHECK(cond, ...)                                                              \
+  do {                                                                                      \
     if (!(cond)) ::pypto::CheckFailed(#cond, __FILE__, __LINE__, std::string(__VA_ARGS__)); \
   } while (0)

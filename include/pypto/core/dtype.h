@@ -9,20 +9,20 @@
 
 namespace pypto {
 
-#define PYPTO_DTYPES(X)                 \
-  X(kBool, "BOOL", 1, "i1")             \
-  X(kInt8, "INT8", 1, "i8")             \
-  X(kInt16, "INT16", 2, "i16")          \
-  X(kInt32, "INT32", 4, "i32")          \
-  X(kInt64, "INT64", 8, "i64")          \
-  X(kUInt8, "UINT8", 1, "ui8")          \
-  X(kUInt16, "UINT16", 2, "ui16")       \
-  X(kUInt32, "UINT32", 4, "ui32")       \
-  X(kUInt64, "UINT64", 8, "ui64")       \
-  X(kFP16, "FP16", 2, "f16")            \
-  X(kBF16, "BF16", 2, "bf16")           \
-  X(kFP32, "FP32", 4, "f32")            \
-  X(kFP64, "FP64", 8, "f64")            \
+#define PYPTO_DTYPES(X)           \
+  X(kBool, "BOOL", 1, "i1")       \
+  X(kInt8, "INT8", 1, "i8")       \
+  X(kInt16, "INT16", 2, "i16")    \
+  X(kInt32, "INT32", 4, "i32")    \
+  X(kInt64, "INT64", 8, "i64")    \
+  X(kUInt8, "UINT8", 1, "ui8")    \
+  X(kUInt16, "UINT16", 2, "ui16") \
+  X(kUInt32, "UINT32", 4, "ui32") \
+  X(kUInt64, "UINT64", 8, "ui64") \
+  X(kFP16, "FP16", 2, "f16")      \
+  X(kBF16, "BF16", 2, "bf16")     \
+  X(kFP32, "FP32", 4, "f32")      \
+  X(kFP64, "FP64", 8, "f64")      \
   X(kIndex, "INDEX", 8, "index")
 
 enum class DataType : uint8_t {

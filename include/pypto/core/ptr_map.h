@@ -7,11 +7,10 @@
 // need not be a power of two (the hash is mapped onto it by a 128-bit multiply),
 // so Reserve(n) takes about 4n/3 slots: a caller that knows its entry count
 // up front (the verifier counts bindings first) gets a table of that size and
-// no growth, whose old and new arrays would briefly coexist. Keys must be non-null (null marks an empty slot). Erase uses
-// backward-shift deletion, so there are no tombstones. References returned by
-// Find/Insert are invalidated by the next insertion (the table may grow).
-// Iteration order is unspecified: use it only for lookups, never to produce
-// output.
+// no growth, whose old and new arrays would briefly coexist. Keys must be non-null (null marks an
+// empty slot). Erase uses backward-shift deletion, so there are no tombstones. References returned
+// by Find/Insert are invalidated by the next insertion (the table may grow). Iteration order is
+// unspecified: use it only for lookups, never to produce output.
 #pragma once
 
 #include <cstddef>

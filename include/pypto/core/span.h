@@ -8,10 +8,10 @@
 namespace pypto {
 
 struct Span {
-  int32_t file = -1;  // index into SourceManager; -1 = unknown
-  int32_t line = 0;   // 1-based; 0 = unknown
-  int32_t col = 0;    // 1-based
-  int32_t length = 1; // columns covered on the first line (for carets)
+  int32_t file = -1;   // index into SourceManager; -1 = unknown
+  int32_t line = 0;    // 1-based; 0 = unknown
+  int32_t col = 0;     // 1-based
+  int32_t length = 1;  // columns covered on the first line (for carets)
 
   bool IsKnown() const { return file >= 0 && line > 0; }
 };

@@ -19,23 +19,64 @@ struct Expr;
 struct Attr {
   enum class Kind : uint8_t { kNone, kInt, kFloat, kBool, kString, kDType, kEnum, kExpr, kList };
   Kind kind = Kind::kNone;
-  int64_t i = 0;             // kInt, kEnum (value)
-  double f = 0;              // kFloat
-  bool b = false;            // kBool
-  DataType dtype = DataType::kFP32;        // kDType
-  EnumKind enum_kind = EnumKind::kCount;   // kEnum
-  const Expr* expr = nullptr;              // kExpr
-  std::string s;                           // kString
-  std::vector<Attr> list;                  // kList
+  int64_t i = 0;                          // kInt, kEnum (value)
+  double f = 0;                           // kFloat
+  bool b = false;                         // kBool
+  DataType dtype = DataType::kFP32;       // kDType
+  EnumKind enum_kind = EnumKind::kCount;  // kEnum
+  const Expr* expr = nullptr;             // kExpr
+  std::string s;                          // kString
+  std::vector<Attr> list;                 // kList
 
-  static Attr Int(int64_t v) { Attr a; a.kind = Kind::kInt; a.i = v; return a; }
-  static Attr Float(double v) { Attr a; a.kind = Kind::kFloat; a.f = v; return a; }
-  static Attr Bool(bool v) { Attr a; a.kind = Kind::kBool; a.b = v; return a; }
-  static Attr Str(std::string v) { Attr a; a.kind = Kind::kString; a.s = std::move(v); return a; }
-  static Attr DType(DataType v) { Attr a; a.kind = Kind::kDType; a.dtype = v; return a; }
-  static Attr Enum(EnumKind k, int v) { Attr a; a.kind = Kind::kEnum; a.enum_kind = k; a.i = v; return a; }
-  static Attr Of(const Expr* e) { Attr a; a.kind = Kind::kExpr; a.expr = e; return a; }
-  static Attr List(std::vector<Attr> v) { Attr a; a.kind = Kind::kList; a.list = std::move(v); return a; }
+  static Attr Int(int64_t v) {
+    Attr a;
+    a.kind = Kind::kInt;
+    a.i = v;
+    return a;
+  }
+  static Attr Float(double v) {
+    Attr a;
+    a.kind = Kind::kFloat;
+    a.f = v;
+    return a;
+  }
+  static Attr Bool(bool v) {
+    Attr a;
+    a.kind = Kind::kBool;
+    a.b = v;
+    return a;
+  }
+  static Attr Str(std::string v) {
+    Attr a;
+    a.kind = Kind::kString;
+    a.s = std::move(v);
+    return a;
+  }
+  static Attr DType(DataType v) {
+    Attr a;
+    a.kind = Kind::kDType;
+    a.dtype = v;
+    return a;
+  }
+  static Attr Enum(EnumKind k, int v) {
+    Attr a;
+    a.kind = Kind::kEnum;
+    a.enum_kind = k;
+    a.i = v;
+    return a;
+  }
+  static Attr Of(const Expr* e) {
+    Attr a;
+    a.kind = Kind::kExpr;
+    a.expr = e;
+    return a;
+  }
+  static Attr List(std::vector<Attr> v) {
+    Attr a;
+    a.kind = Kind::kList;
+    a.list = std::move(v);
+    return a;
+  }
 };
 
 struct NamedAttr {

@@ -8,9 +8,9 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
-#include <optional>
 #include <vector>
 
 #include "pypto/core/arena.h"
@@ -73,7 +73,9 @@ class Context {
   const ConstFloat* Float(double v, DataType dt = DataType::kFP32, Span s = {}) {
     return Make<ConstFloat>(v, Scalar(dt), s);
   }
-  const ConstBool* Bool(bool v, Span s = {}) { return Make<ConstBool>(v, Scalar(DataType::kBool), s); }
+  const ConstBool* Bool(bool v, Span s = {}) {
+    return Make<ConstBool>(v, Scalar(DataType::kBool), s);
+  }
   const Var* NewVar(std::string name, const Type* t, Span s = {}) {
     return Make<Var>(std::move(name), t, next_var_id_++, s);
   }

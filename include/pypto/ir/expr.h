@@ -72,8 +72,28 @@ struct ConstBool : Expr {
 // Scalar arithmetic / comparison / logic. FloorDiv and FloorMod follow Python
 // (`//`, `%`); Div is true division (floats).
 enum class BinaryOp : uint8_t {
-  kAdd, kSub, kMul, kDiv, kFloorDiv, kFloorMod, kPow, kMin, kMax,
-  kEq, kNe, kLt, kLe, kGt, kGe, kAnd, kOr, kBitAnd, kBitOr, kBitXor, kShl, kShr,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kFloorDiv,
+  kFloorMod,
+  kPow,
+  kMin,
+  kMax,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+  kShl,
+  kShr,
 };
 std::string_view BinaryOpSymbol(BinaryOp op);  // "+", "//", ... ("min"/"max" for calls)
 bool IsComparison(BinaryOp op);
@@ -108,8 +128,12 @@ struct Call : Expr {
   static bool ClassOf(NodeKind k) { return k == kKind; }
   Call(const OpDef* o, std::string callee_, std::vector<const Expr*> a, AttrList kw, AttrList at,
        const Type* t, Span s = {})
-      : Expr(kKind, t, s), op(o), callee(std::move(callee_)), args(std::move(a)),
-        kwargs(std::move(kw)), attrs(std::move(at)) {}
+      : Expr(kKind, t, s),
+        op(o),
+        callee(std::move(callee_)),
+        args(std::move(a)),
+        kwargs(std::move(kw)),
+        attrs(std::move(at)) {}
   const OpDef* op;     // null for function calls
   std::string callee;  // empty for op calls
   std::vector<const Expr*> args;

@@ -49,9 +49,9 @@ using DeduceFn = std::function<const Type*(DeduceContext&)>;
 using EffectFn = std::function<ArgEffect(const AttrList& kwargs)>;
 
 struct OpDef {
-  std::string name;      // canonical full name, e.g. "pld.system.notify"
+  std::string name;  // canonical full name, e.g. "pld.system.notify"
   std::string doc;
-  std::string category;  // "TensorOp", "TileOp", "SyncOp", "DistributedOp", ...
+  std::string category;       // "TensorOp", "TileOp", "SyncOp", "DistributedOp", ...
   std::vector<ArgSpec> args;  // positional argument names (the maximal form)
   size_t min_args = 0;        // optional trailing args: min_args..args.size()
   std::vector<KwargSpec> kwargs;
@@ -85,8 +85,14 @@ struct OpDef {
 class OpBuilder {
  public:
   explicit OpBuilder(OpDef* d) : d_(d) {}
-  OpBuilder& Doc(std::string s) { d_->doc = std::move(s); return *this; }
-  OpBuilder& Category(std::string s) { d_->category = std::move(s); return *this; }
+  OpBuilder& Doc(std::string s) {
+    d_->doc = std::move(s);
+    return *this;
+  }
+  OpBuilder& Category(std::string s) {
+    d_->category = std::move(s);
+    return *this;
+  }
   OpBuilder& Arg(std::string name, std::string doc = {}) {
     d_->args.push_back({std::move(name), std::move(doc)});
     d_->min_args = d_->args.size();
@@ -101,14 +107,16 @@ class OpBuilder {
   }
   OpBuilder& Kwarg(std::string name, KwargType t, std::string doc = {},
                    std::optional<Attr> def = std::nullopt) {
-    d_->kwargs.push_back({std::move(name), t, EnumKind::kCount, false, std::move(def), std::move(doc)});
+    d_->kwargs.push_back(
+        {std::move(name), t, EnumKind::kCount, false, std::move(def), std::move(doc)});
     return *this;
   }
   OpBuilder& EnumKwarg(std::string name, EnumKind e, std::string doc = {},
                        std::optional<int> def = std::nullopt) {
     std::optional<Attr> d;
     if (def) d = Attr::Int(*def);
-    d_->kwargs.push_back({std::move(name), KwargType::kEnum, e, false, std::move(d), std::move(doc)});
+    d_->kwargs.push_back(
+        {std::move(name), KwargType::kEnum, e, false, std::move(d), std::move(doc)});
     return *this;
   }
   OpBuilder& RequiredKwarg(std::string name, KwargType t, std::string doc = {},
@@ -116,9 +124,18 @@ class OpBuilder {
     d_->kwargs.push_back({std::move(name), t, e, true, std::nullopt, std::move(doc)});
     return *this;
   }
-  OpBuilder& Deduce(DeduceFn f) { d_->deduce = std::move(f); return *this; }
-  OpBuilder& Affinity(CoreAffinity a) { d_->affinity = a; return *this; }
-  OpBuilder& NoDuplicate() { d_->no_duplicate = true; return *this; }
+  OpBuilder& Deduce(DeduceFn f) {
+    d_->deduce = std::move(f);
+    return *this;
+  }
+  OpBuilder& Affinity(CoreAffinity a) {
+    d_->affinity = a;
+    return *this;
+  }
+  OpBuilder& NoDuplicate() {
+    d_->no_duplicate = true;
+    return *this;
+  }
   OpBuilder& Effect(int arg, ArgEffect e) {
     d_->effects[arg] = [e](const AttrList&) { return e; };
     d_->effects_declared = true;
@@ -129,14 +146,26 @@ class OpBuilder {
     d_->effects_declared = true;
     return *this;
   }
-  OpBuilder& NoArgWrites() { d_->effects_declared = true; return *this; }
+  OpBuilder& NoArgWrites() {
+    d_->effects_declared = true;
+    return *this;
+  }
   OpBuilder& InputMemory(int arg, std::vector<MemorySpace> spaces) {
     d_->input_memory[arg] = std::move(spaces);
     return *this;
   }
-  OpBuilder& OutputMemory(MemorySpace m) { d_->output_memory = m; return *this; }
-  OpBuilder& InternalOnly() { d_->internal_only = true; return *this; }
-  OpBuilder& Placement(OpPlacement p) { d_->placement = p; return *this; }
+  OpBuilder& OutputMemory(MemorySpace m) {
+    d_->output_memory = m;
+    return *this;
+  }
+  OpBuilder& InternalOnly() {
+    d_->internal_only = true;
+    return *this;
+  }
+  OpBuilder& Placement(OpPlacement p) {
+    d_->placement = p;
+    return *this;
+  }
   OpDef& def() { return *d_; }
 
  private:

@@ -116,8 +116,8 @@ const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
                                  std::optional<TensorView> view = std::nullopt);
 // Same kind as `like` (TensorType or DistributedTensorType, keeping its
 // window_buffer) with a new shape/dtype/view.
-const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape,
-                                     DataType dt, std::optional<TensorView> view);
+const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape, DataType dt,
+                                     std::optional<TensorView> view);
 // Canonical view: nullopt when every field is default for `shape`.
 std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v);
 std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v);
@@ -152,7 +152,6 @@ bool ExpectScalar(DeduceContext& dc, int i);
 //   or "... (rank <a> vs <b>)" when the ranks differ.
 bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
                            std::string_view what);
-
 
 // ---- more checks (added after the first commit; additive) ----------------------
 

@@ -18,8 +18,8 @@ struct Stmt : Node {
   Stmt(NodeKind k, Span s) : Node(k, s) {}
 };
 
-#define PYPTO_STMT_KIND(Name)                            \
-  static constexpr NodeKind kKind = NodeKind::k##Name;   \
+#define PYPTO_STMT_KIND(Name)                          \
+  static constexpr NodeKind kKind = NodeKind::k##Name; \
   static bool ClassOf(NodeKind k) { return k == kKind; }
 
 struct AssignStmt : Stmt {
@@ -60,10 +60,18 @@ struct IfStmt : Stmt {
 struct ForStmt : Stmt {
   PYPTO_STMT_KIND(ForStmt)
   ForStmt(const Var* lv, const Expr* b, const Expr* e, const Expr* st,
-          std::vector<const IterArg*> ia, const Stmt* body_, std::vector<const Var*> rv,
-          ForKind k, AttrList at = {}, Span s = {})
-      : Stmt(kKind, s), loop_var(lv), start(b), stop(e), step(st), iter_args(std::move(ia)),
-        body(body_), return_vars(std::move(rv)), for_kind(k), attrs(std::move(at)) {}
+          std::vector<const IterArg*> ia, const Stmt* body_, std::vector<const Var*> rv, ForKind k,
+          AttrList at = {}, Span s = {})
+      : Stmt(kKind, s),
+        loop_var(lv),
+        start(b),
+        stop(e),
+        step(st),
+        iter_args(std::move(ia)),
+        body(body_),
+        return_vars(std::move(rv)),
+        for_kind(k),
+        attrs(std::move(at)) {}
   const Var* loop_var;
   const Expr* start;
   const Expr* stop;
@@ -157,7 +165,9 @@ struct CommDomainScopeStmt : ScopeStmt {
   PYPTO_STMT_KIND(CommDomainScopeStmt)
   CommDomainScopeStmt(std::string n, std::vector<int64_t> d, std::vector<std::string> sl,
                       const Stmt* b, AttrList a = {}, Span s = {})
-      : ScopeStmt(kKind, b, std::move(a), s), name(std::move(n)), devices(std::move(d)),
+      : ScopeStmt(kKind, b, std::move(a), s),
+        name(std::move(n)),
+        devices(std::move(d)),
         slots(std::move(sl)) {}
   std::string name;
   std::vector<int64_t> devices;

@@ -24,11 +24,11 @@ struct Type : Node {
   explicit Type(NodeKind k) : Node(k) {}
 };
 
-#define PYPTO_LEAF_TYPE(Name)                                           \
-  struct Name : Type {                                                  \
-    static constexpr NodeKind kKind = NodeKind::k##Name;                \
-    static bool ClassOf(NodeKind k) { return k == kKind; }              \
-    Name() : Type(kKind) {}                                             \
+#define PYPTO_LEAF_TYPE(Name)                              \
+  struct Name : Type {                                     \
+    static constexpr NodeKind kKind = NodeKind::k##Name;   \
+    static bool ClassOf(NodeKind k) { return k == kKind; } \
+    Name() : Type(kKind) {}                                \
   };
 PYPTO_LEAF_TYPE(UnknownType)
 PYPTO_LEAF_TYPE(PtrType)

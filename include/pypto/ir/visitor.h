@@ -39,9 +39,9 @@ class IRVisitor {
   virtual void VisitExpr(const Expr* e) {
     if (!e) return;
     switch (e->kind) {
-#define PYPTO_EXPR(N)                          \
-  case NodeKind::k##N:                         \
-    Visit_##N(static_cast<const N*>(e));       \
+#define PYPTO_EXPR(N)                    \
+  case NodeKind::k##N:                   \
+    Visit_##N(static_cast<const N*>(e)); \
     break;
 #include "pypto/ir/node_kinds.def"
       default:
@@ -51,9 +51,9 @@ class IRVisitor {
   virtual void VisitStmt(const Stmt* s) {
     if (!s) return;
     switch (s->kind) {
-#define PYPTO_STMT(N)                          \
-  case NodeKind::k##N:                         \
-    Visit_##N(static_cast<const N*>(s));       \
+#define PYPTO_STMT(N)                    \
+  case NodeKind::k##N:                   \
+    Visit_##N(static_cast<const N*>(s)); \
     break;
 #include "pypto/ir/node_kinds.def"
       default:
@@ -63,9 +63,9 @@ class IRVisitor {
   virtual void VisitType(const Type* t) {
     if (!t) return;
     switch (t->kind) {
-#define PYPTO_TYPE(N)                          \
-  case NodeKind::k##N:                         \
-    Visit_##N(static_cast<const N*>(t));       \
+#define PYPTO_TYPE(N)                    \
+  case NodeKind::k##N:                   \
+    Visit_##N(static_cast<const N*>(t)); \
     break;
 #include "pypto/ir/node_kinds.def"
       default:
@@ -169,9 +169,7 @@ class IRVisitor {
   virtual void Visit_UnknownType(const UnknownType*) {}
   virtual void Visit_ScalarType(const ScalarType*) {}
   virtual void Visit_TensorType(const TensorType* t) { VisitTensorLike(t); }
-  virtual void Visit_DistributedTensorType(const DistributedTensorType* t) {
-    VisitTensorLike(t);
-  }
+  virtual void Visit_DistributedTensorType(const DistributedTensorType* t) { VisitTensorLike(t); }
   virtual void Visit_TileType(const TileType* t) {
     for (const Expr* d : t->shape) VisitExpr(d);
     if (t->view)

@@ -20,8 +20,8 @@
 namespace pypto::passes {
 
 struct PassManagerOptions {
-  bool verify_each = false;     // VerifyProgram (+ held property checks) after each pass
-  bool roundtrip_each = false;  // print/parse/StructuralEqual/print after each pass
+  bool verify_each = false;              // VerifyProgram (+ held property checks) after each pass
+  bool roundtrip_each = false;           // print/parse/StructuralEqual/print after each pass
   std::vector<std::string> print_after;  // pass names whose output is printed
   bool print_after_all = false;
   bool time_passes = false;  // timing table on the log stream after the run
@@ -91,8 +91,7 @@ class PassManager {
 // verified by VerifyProgram), checks the pipeline's property contract and runs
 // it. Usage errors (unknown names, unmet requirements) are reported to `diag`
 // with no source location. Returns nullptr on any error.
-const ir::Program* RunPipeline(ir::Context& ctx, const ir::Program& prog,
-                               std::string_view pipeline, const PassManagerOptions& opts,
-                               DiagnosticEngine& diag);
+const ir::Program* RunPipeline(ir::Context& ctx, const ir::Program& prog, std::string_view pipeline,
+                               const PassManagerOptions& opts, DiagnosticEngine& diag);
 
 }  // namespace pypto::passes

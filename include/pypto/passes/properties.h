@@ -14,21 +14,21 @@
 
 namespace pypto::passes {
 
-#define PYPTO_IR_PROPERTIES(X)                                                            \
-  X(kTypeChecked, "TypeChecked")                   /* VerifyProgram accepted it */        \
-  X(kSSAForm, "SSAForm")                           /* every Var assigned once */          \
-  X(kSplitIncoreOrch, "SplitIncoreOrch")           /* no InCore scopes left (outlined) */ \
-  X(kIncoreTileOps, "IncoreTileOps")               /* kernels compute on tiles */         \
-  X(kCompositeOpsLowered, "CompositeOpsLowered")   /* InCore collectives lowered */       \
-  X(kTileOps2D, "TileOps2D")                       /* every kernel tile is rank <= 2 */   \
-  X(kTileMemoryInferred, "TileMemoryInferred")     /* every tile has a memory space */    \
-  X(kAutoVectorSplitLowered, "AutoVectorSplitLowered")                                    \
-  X(kMixedKernelExpanded, "MixedKernelExpanded")   /* InCore -> AIC/AIV/Group */          \
-  X(kAllReduceSignalsSynthesized, "AllReduceSignalsSynthesized")                          \
-  X(kCommDomainScopesMaterialized, "CommDomainScopesMaterialized")                        \
-  X(kHostCollectivesLowered, "HostCollectivesLowered")                                    \
-  X(kL2CollectivesLowered, "L2CollectivesLowered")                                        \
-  X(kDistTensorCtxMaterialized, "DistTensorCtxMaterialized")                              \
+#define PYPTO_IR_PROPERTIES(X)                                                          \
+  X(kTypeChecked, "TypeChecked")                 /* VerifyProgram accepted it */        \
+  X(kSSAForm, "SSAForm")                         /* every Var assigned once */          \
+  X(kSplitIncoreOrch, "SplitIncoreOrch")         /* no InCore scopes left (outlined) */ \
+  X(kIncoreTileOps, "IncoreTileOps")             /* kernels compute on tiles */         \
+  X(kCompositeOpsLowered, "CompositeOpsLowered") /* InCore collectives lowered */       \
+  X(kTileOps2D, "TileOps2D")                     /* every kernel tile is rank <= 2 */   \
+  X(kTileMemoryInferred, "TileMemoryInferred")   /* every tile has a memory space */    \
+  X(kAutoVectorSplitLowered, "AutoVectorSplitLowered")                                  \
+  X(kMixedKernelExpanded, "MixedKernelExpanded") /* InCore -> AIC/AIV/Group */          \
+  X(kAllReduceSignalsSynthesized, "AllReduceSignalsSynthesized")                        \
+  X(kCommDomainScopesMaterialized, "CommDomainScopesMaterialized")                      \
+  X(kHostCollectivesLowered, "HostCollectivesLowered")                                  \
+  X(kL2CollectivesLowered, "L2CollectivesLowered")                                      \
+  X(kDistTensorCtxMaterialized, "DistTensorCtxMaterialized")                            \
   X(kCommFenced, "CommFenced")
 
 enum class IRProperty : uint8_t {
@@ -51,8 +51,15 @@ class PropertySet {
   constexpr bool Empty() const { return bits_ == 0; }
   constexpr void Add(IRProperty p) { bits_ |= Bit(p); }
   constexpr void Remove(IRProperty p) { bits_ &= ~Bit(p); }
-  constexpr PropertySet& operator|=(PropertySet o) { bits_ |= o.bits_; return *this; }
-  constexpr PropertySet Without(PropertySet o) const { PropertySet r; r.bits_ = bits_ & ~o.bits_; return r; }
+  constexpr PropertySet& operator|=(PropertySet o) {
+    bits_ |= o.bits_;
+    return *this;
+  }
+  constexpr PropertySet Without(PropertySet o) const {
+    PropertySet r;
+    r.bits_ = bits_ & ~o.bits_;
+    return r;
+  }
   constexpr bool operator==(const PropertySet& o) const { return bits_ == o.bits_; }
   // "SSAForm, TileOps2D" ("none" when empty).
   std::string ToString() const;

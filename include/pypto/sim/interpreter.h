@@ -108,7 +108,7 @@ class Exec {
   std::vector<std::vector<Task>>* queues = nullptr;  // host thread only
   std::vector<DeferredCond> deferred;
   const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
-  ManualRun* manual = nullptr;  // set while the body of a pl.manual_scope submits tasks
+  ManualRun* manual = nullptr;         // set while the body of a pl.manual_scope submits tasks
 
   int device() const { return t.device; }
   bool is_host() const { return t.device < 0; }
@@ -142,7 +142,8 @@ class Exec {
                    const std::vector<int64_t>& ext, const double* data, bool atomic_add,
                    const char* role);
   // Window byte offset of element `idx` of a window view (for signal cells).
-  int64_t CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx, const char* role) const;
+  int64_t CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,
+                         const char* role) const;
   // Maps a domain-relative peer rank of window view `v` to a device (errors when out of range).
   int PeerDevice(const TensorVal& v, int64_t peer) const;
   int MyDomainRank(const TensorVal& v) const;
@@ -169,7 +170,7 @@ class Interpreter {
   // Runs every queued rank task and waits for all of them.
   void Flush(Exec& host);
   Value Eval(Exec& ex, const ir::Expr* e);
-  std::string FormatSpan(Span s) const;         // "file:line"
+  std::string FormatSpan(Span s) const;                           // "file:line"
   std::string RenderError(Span s, const std::string& msg) const;  // full diagnostic
   // Checks a signal allocation is all zero on every device of its domain.
   void CheckSignalZero(int alloc, const std::string& when);

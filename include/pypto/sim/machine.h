@@ -39,18 +39,18 @@ struct Allocation {
   std::string name;
   int64_t bytes = 0;
   Span span;
-  std::vector<uint8_t*> mem;         // per device, 64-byte aligned, zeroed
-  std::set<int> devices;             // devices its views were dispatched to
+  std::vector<uint8_t*> mem;                         // per device, 64-byte aligned, zeroed
+  std::set<int> devices;                             // devices its views were dispatched to
   std::optional<std::vector<int>> explicit_devices;  // from pld.comm_domain
-  int domain = -1;                   // cached (reset when devices change)
-  bool signal = false;               // used as a signal (notify/wait/collective signal)
+  int domain = -1;                                   // cached (reset when devices change)
+  bool signal = false;  // used as a signal (notify/wait/collective signal)
   // Used for synchronization: waited on, notified with AtomicAdd or passed as a
   // collective's signal. A window only ever notified with Set and never waited
   // on holds published values (all_to_all_v's recv_counts), not a self-clearing
   // signal, so the end-of-run residue check skips it.
   bool sync_signal = false;
-  std::vector<int64_t> signal_shape; // shape of the view it was last used as a signal through
-  std::string signal_view;           // name of that view
+  std::vector<int64_t> signal_shape;  // shape of the view it was last used as a signal through
+  std::string signal_view;            // name of that view
   bool poisoned = false;
 };
 
@@ -69,13 +69,13 @@ struct RankStats {
 struct Rendezvous {
   int domain = 0;
   int64_t seq = 0;
-  std::vector<std::string> op;   // per domain rank ("" = not arrived)
+  std::vector<std::string> op;  // per domain rank ("" = not arrived)
   std::vector<Span> span;
   std::vector<std::vector<Value>> args;
   std::vector<const void*> call;  // the ir::Call of each rank (kwargs)
   int arrived = 0;
-  std::atomic<bool> done{false};   // every rank arrived (and the ops agree)
-  std::atomic<int> finished{0};    // ranks done with their share of the work
+  std::atomic<bool> done{false};  // every rank arrived (and the ops agree)
+  std::atomic<int> finished{0};   // ranks done with their share of the work
   std::vector<uint32_t> clock;    // joined vector clock of all arrivals
   std::string error;              // set by the completing rank on mismatch
 };

@@ -29,16 +29,16 @@ enum class Schedule {
 };
 
 struct RunOptions {
-  int ranks = 2;                  // world size P
-  std::string entry;              // "" = the host orchestrator (or the only function)
+  int ranks = 2;      // world size P
+  std::string entry;  // "" = the host orchestrator (or the only function)
   Schedule schedule = Schedule::kParallel;
-  uint64_t seed = 0;              // kRandom only
-  double deadline_s = 30.0;       // parallel mode: no progress for this long = deadlock
-  bool check_signals = false;     // report non-zero signal cells (after collectives, at end)
-  bool detect_races = false;      // happens-before race detection on window bytes
-  bool poison_nan = false;        // fill windows (non-signal) and Out buffers with NaN
-  std::string trace_path;         // Chrome trace JSON ("" = none)
-  bool stats = false;             // append bytes moved / notifies / waits per rank to report
+  uint64_t seed = 0;           // kRandom only
+  double deadline_s = 30.0;    // parallel mode: no progress for this long = deadlock
+  bool check_signals = false;  // report non-zero signal cells (after collectives, at end)
+  bool detect_races = false;   // happens-before race detection on window bytes
+  bool poison_nan = false;     // fill windows (non-signal) and Out buffers with NaN
+  std::string trace_path;      // Chrome trace JSON ("" = none)
+  bool stats = false;          // append bytes moved / notifies / waits per rank to report
   // When set, inputs that are not given are generated from this seed as exactly
   // representable small integers (so float sums are order-independent).
   bool inputs_random = false;

@@ -40,10 +40,10 @@ struct ThreadState;
 // One logical thread of execution.
 struct LogicalThread {
   int tid = 0;
-  std::string name;     // "host", "rank1", "rank1.block2", ...
-  int device = -1;      // -1 = host
+  std::string name;  // "host", "rank1", "rank1.block2", ...
+  int device = -1;   // -1 = host
   int64_t block_idx = 0, block_num = 1, subblock_idx = 0, subblock_num = 1;
-  std::vector<uint32_t> clock;  // vector clock (race detection)
+  std::vector<uint32_t> clock;   // vector clock (race detection)
   ThreadState* state = nullptr;  // scheduler-private
   int64_t step = 0;
 };

@@ -20,12 +20,18 @@ std::shared_ptr<TileVal> NewTile(DataType dt, const std::vector<int64_t>& shape)
 enum class ElemOp { kAdd, kSub, kMul, kDiv, kMax, kMin };
 inline double ApplyElem(ElemOp op, double a, double b) {
   switch (op) {
-    case ElemOp::kAdd: return a + b;
-    case ElemOp::kSub: return a - b;
-    case ElemOp::kMul: return a * b;
-    case ElemOp::kDiv: return a / b;
-    case ElemOp::kMax: return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
-    case ElemOp::kMin: return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
+    case ElemOp::kAdd:
+      return a + b;
+    case ElemOp::kSub:
+      return a - b;
+    case ElemOp::kMul:
+      return a * b;
+    case ElemOp::kDiv:
+      return a / b;
+    case ElemOp::kMax:
+      return std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
+    case ElemOp::kMin:
+      return std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
   }
   return 0;
 }
@@ -39,8 +45,9 @@ class Exec;
 // Loads box [off, off+valid) of `t` (rank `device`'s copy for windows) into a
 // tile of `shape`; valid is intersected with the tensor's valid region.
 std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
-                                  const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
-                                  std::vector<int64_t> valid, const char* role);
+                                  const std::vector<int64_t>& off,
+                                  const std::vector<int64_t>& shape, std::vector<int64_t> valid,
+                                  const char* role);
 // The 2-D row-major form of an N-D tile (tile_2d=True loads): shape and valid
 // merged to [prod(leading), last]; fails when the valid box is not a run of
 // whole rows of the 2-D tile.

@@ -19,8 +19,25 @@ namespace pypto::ir::parser {
 constexpr int kMaxExprDepth = 1000;
 
 enum class EK : uint8_t {
-  kName, kInt, kFloat, kString, kBool, kNone, kAttr, kCall, kSubscript, kList, kTuple, kDict,
-  kBinary, kUnary, kCompare, kBoolOp, kSlice, kEllipsis, kStarred,
+  kName,
+  kInt,
+  kFloat,
+  kString,
+  kBool,
+  kNone,
+  kAttr,
+  kCall,
+  kSubscript,
+  kList,
+  kTuple,
+  kDict,
+  kBinary,
+  kUnary,
+  kCompare,
+  kBoolOp,
+  kSlice,
+  kEllipsis,
+  kStarred,
 };
 
 struct PyExpr;
@@ -33,19 +50,19 @@ struct Keyword {
 
 struct PyExpr {
   EK kind = EK::kNone;
-  bool neg = false;          // kInt: negative literal (`-5` folded at parse time)
-  bool overflow = false;     // kInt: literal did not fit in 64 bits
-  bool bval = false;         // kBool
+  bool neg = false;       // kInt: negative literal (`-5` folded at parse time)
+  bool overflow = false;  // kInt: literal did not fit in 64 bits
+  bool bval = false;      // kBool
   bool parenthesized = false;
-  bool fstring = false;      // kString: an f-string (not supported in the program)
+  bool fstring = false;  // kString: an f-string (not supported in the program)
   Span span;
   int depth = 1;
-  std::string str;           // kName id, kAttr attribute, kString value, op text
-  uint64_t ival = 0;         // kInt magnitude
-  double fval = 0;           // kFloat
-  PyExpr* a = nullptr;       // attr object, call callee, subscript value, lhs, operand
-  PyExpr* b = nullptr;       // subscript index, rhs, slice stop
-  PyExpr* c = nullptr;       // slice step
+  std::string str;              // kName id, kAttr attribute, kString value, op text
+  uint64_t ival = 0;            // kInt magnitude
+  double fval = 0;              // kFloat
+  PyExpr* a = nullptr;          // attr object, call callee, subscript value, lhs, operand
+  PyExpr* b = nullptr;          // subscript index, rhs, slice stop
+  PyExpr* c = nullptr;          // slice step
   std::vector<PyExpr*> items;   // call args, list/tuple elements, dict keys
   std::vector<PyExpr*> values;  // dict values
   std::vector<Keyword> kwargs;  // call keywords
@@ -67,8 +84,20 @@ struct PyExpr {
 };
 
 enum class SK : uint8_t {
-  kExpr, kAssign, kAugAssign, kReturn, kPass, kBreak, kContinue, kIf, kFor, kWhile, kWith,
-  kDef, kClass, kImport,
+  kExpr,
+  kAssign,
+  kAugAssign,
+  kReturn,
+  kPass,
+  kBreak,
+  kContinue,
+  kIf,
+  kFor,
+  kWhile,
+  kWith,
+  kDef,
+  kClass,
+  kImport,
 };
 
 struct PyParam {
@@ -81,16 +110,16 @@ struct PyParam {
 struct PyStmt {
   SK kind = SK::kPass;
   Span span;
-  PyExpr* target = nullptr;      // assign/for target, with-as target
-  PyExpr* annotation = nullptr;  // `x: T = ...`
+  PyExpr* target = nullptr;          // assign/for target, with-as target
+  PyExpr* annotation = nullptr;      // `x: T = ...`
   std::string_view annotation_text;  // its source text (see Lowerer::AnnotationMatches)
   // The annotation tree is the previous statement's (same text, see
   // SyntaxParser::SameAnnotationAhead): its spans are off by this many lines
   // and columns (Lowerer::OwnAnnotation makes a copy with the right ones).
   bool ann_shared = false;
   int32_t ann_shift_line = 0, ann_shift_col = 0;
-  PyExpr* value = nullptr;       // assigned value, expr, return value, cond, iterable, with item
-  std::string op;                // augmented-assignment operator ("+")
+  PyExpr* value = nullptr;  // assigned value, expr, return value, cond, iterable, with item
+  std::string op;           // augmented-assignment operator ("+")
   std::vector<PyStmt*> body, orelse;
   bool has_else = false;
   Span else_span;

@@ -80,8 +80,7 @@ bool Lowerer::LowerPositional(const PyExpr* call, std::vector<const Expr*>* out)
 }
 
 Span Lowerer::UseSpan(const PyExpr* e) {
-  while (e && (e->kind == EK::kBinary || e->kind == EK::kCompare || e->kind == EK::kBoolOp) &&
-         e->a)
+  while (e && (e->kind == EK::kBinary || e->kind == EK::kCompare || e->kind == EK::kBoolOp) && e->a)
     e = e->a;
   return e ? e->span : Span{};
 }
@@ -142,12 +141,18 @@ std::optional<Attr> Lowerer::LowerAttr(const PyExpr* e, const KwargSpec* spec) {
       if (it != consts_.end() && !LookupVar(e->str)) {
         std::function<Attr(const ConstVal&)> conv = [&](const ConstVal& c) -> Attr {
           switch (c.k) {
-            case ConstVal::K::kInt: return Attr::Int(c.i);
-            case ConstVal::K::kFloat: return Attr::Float(c.f);
-            case ConstVal::K::kBool: return Attr::Bool(c.b);
-            case ConstVal::K::kStr: return Attr::Str(c.s);
-            case ConstVal::K::kDType: return Attr::DType(c.dt);
-            case ConstVal::K::kEnum: return Attr::Enum(c.ek, static_cast<int>(c.i));
+            case ConstVal::K::kInt:
+              return Attr::Int(c.i);
+            case ConstVal::K::kFloat:
+              return Attr::Float(c.f);
+            case ConstVal::K::kBool:
+              return Attr::Bool(c.b);
+            case ConstVal::K::kStr:
+              return Attr::Str(c.s);
+            case ConstVal::K::kDType:
+              return Attr::DType(c.dt);
+            case ConstVal::K::kEnum:
+              return Attr::Enum(c.ek, static_cast<int>(c.i));
             case ConstVal::K::kList: {
               std::vector<Attr> l;
               for (const ConstVal& x : c.list) l.push_back(conv(x));
@@ -180,9 +185,8 @@ std::optional<Attr> Lowerer::LowerAttr(const PyExpr* e, const KwargSpec* spec) {
   return Attr::Of(x);
 }
 
-const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
-                                 const PyExpr* call, const std::vector<std::string>& skip,
-                                 AttrList extra) {
+const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos, const PyExpr* call,
+                                 const std::vector<std::string>& skip, AttrList extra) {
   Span span = call->span;
   // Only diagnostics need the printed name.
   auto printed = [&op] { return text::PrintedOpName(op.name); };
@@ -225,15 +229,19 @@ const Expr* Lowerer::BuildOpCall(const OpDef& op, std::vector<const Expr*> pos,
           continue;
         }
         auto a = LowerAttr(kw.value->values[i], nullptr);
-        if (!a) ok = false;
-        else attrs.push_back({k->str, *a});
+        if (!a)
+          ok = false;
+        else
+          attrs.push_back({k->str, *a});
       }
       continue;
     }
     if (const KwargSpec* spec = op.FindKwarg(kw.name)) {
       auto a = LowerAttr(kw.value, spec);
-      if (!a) ok = false;
-      else kwargs.push_back({kw.name, *a});
+      if (!a)
+        ok = false;
+      else
+        kwargs.push_back({kw.name, *a});
       kwarg_spans.emplace_back(kw.name, UseSpan(kw.value));
       continue;
     }
@@ -312,8 +320,8 @@ const Expr* Lowerer::ReshapeToParam(const Expr* arg, const Var* param) {
     dims.push_back(ctx_.Int(*StaticInt(d), DataType::kIndex, arg->span));
     types.push_back(dims.back()->type);
   }
-  const Expr* shape = ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)),
-                                           arg->span);
+  const Expr* shape =
+      ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)), arg->span);
   const OpDef* view = OpRegistry::Global().Find("tensor.view");
   const Call* c = view ? MakeOpCall(ctx_, *view, {arg, shape}, {}, {}, arg->span, diag_) : nullptr;
   return c ? c : arg;
@@ -327,15 +335,19 @@ const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {
   for (const Keyword& kw : e->kwargs) {
     if (kw.name == "device") {
       const Expr* d = LowerScalar(kw.value, "device=");
-      if (!d) ok = false;
-      else attrs.push_back({"device", Attr::Of(d)});
+      if (!d)
+        ok = false;
+      else
+        attrs.push_back({"device", Attr::Of(d)});
     } else if (kw.name == "attrs" && kw.value->kind == EK::kDict) {
       for (size_t i = 0; i < kw.value->items.size(); ++i) {
         const PyExpr* k = kw.value->items[i];
         auto a = k->kind == EK::kString ? LowerAttr(kw.value->values[i], nullptr) : std::nullopt;
         if (k->kind != EK::kString) Error(k->span, "attrs= keys must be string literals");
-        if (!a) ok = false;
-        else attrs.push_back({k->str, *a});
+        if (!a)
+          ok = false;
+        else
+          attrs.push_back({k->str, *a});
       }
     } else {
       Error(kw.span, fmt::format("call of function '{}': unexpected keyword argument '{}'; "
@@ -360,8 +372,10 @@ const Expr* Lowerer::LowerFunctionCall(size_t fidx, const PyExpr* e) {
   if (!fe.returns_declared && !fe.lowered && !fe.lowering) LowerBody(fidx);
   const Type* t = ctx_.Unknown();
   const auto& rts = fe.fn->return_types;
-  if (rts.size() == 1) t = rts[0];
-  else if (rts.size() > 1) t = ctx_.Make<TupleType>(rts);
+  if (rts.size() == 1)
+    t = rts[0];
+  else if (rts.size() > 1)
+    t = ctx_.Make<TupleType>(rts);
   return ctx_.Make<Call>(nullptr, fe.fn->name, std::move(args), AttrList{}, std::move(attrs), t,
                          e->span);
 }
@@ -443,8 +457,8 @@ const Expr* Lowerer::LowerCall(const PyExpr* e) {
     }
   }
   if (name.rfind("pl.", 0) != 0 && name.rfind("pld.", 0) != 0) {
-    Error(e->span, fmt::format("unknown function '{}'; ops are called as pl.<...> or pld.<...>",
-                               name));
+    Error(e->span,
+          fmt::format("unknown function '{}'; ops are called as pl.<...> or pld.<...>", name));
     return nullptr;
   }
   bool handled = false;

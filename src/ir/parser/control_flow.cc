@@ -40,8 +40,9 @@ void Lowerer::LowerIf(const PyStmt* s, std::vector<const Stmt*>* out) {
   std::vector<const Var*> rvs;
   if (then_yt.found || else_yt.found) {
     if (!s->has_else) {
-      Error(then_yt.span, "an if whose branch yields values with `= pl.yield_(...)` needs an "
-                          "else branch that yields the same names");
+      Error(then_yt.span,
+            "an if whose branch yields values with `= pl.yield_(...)` needs an "
+            "else branch that yields the same names");
       for (size_t i = 0; i < then_yt.names.size(); ++i) Poison(then_yt.names[i], then_yt.spans[i]);
       return;
     }
@@ -73,8 +74,9 @@ void Lowerer::LowerFor(const PyStmt* s, std::vector<const Stmt*>* out) {
     std::optional<ConstVal> n;
     if (it->items.size() == 1) n = EvalConst(it->items[0], false);
     if (!n || n->k != ConstVal::K::kInt) {
-      Error(it->span, "pl.split_aiv: expected one integer constant (the sub-block count), e.g. "
-                      "pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)");
+      Error(it->span,
+            "pl.split_aiv: expected one integer constant (the sub-block count), e.g. "
+            "pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)");
       return;
     }
     SplitMode mode = SplitMode::kNone;
@@ -103,13 +105,18 @@ void Lowerer::LowerFor(const PyStmt* s, std::vector<const Stmt*>* out) {
     return;
   }
   ForKind kind;
-  if (head == "pl.range" || head == "range") kind = ForKind::kRange;
-  else if (head == "pl.parallel") kind = ForKind::kParallel;
-  else if (head == "pl.unroll") kind = ForKind::kUnroll;
-  else if (head == "pl.pipeline") kind = ForKind::kPipeline;
+  if (head == "pl.range" || head == "range")
+    kind = ForKind::kRange;
+  else if (head == "pl.parallel")
+    kind = ForKind::kParallel;
+  else if (head == "pl.unroll")
+    kind = ForKind::kUnroll;
+  else if (head == "pl.pipeline")
+    kind = ForKind::kPipeline;
   else {
-    Error(it->span, "a for loop must iterate over pl.range(...), pl.parallel(...), "
-                    "pl.unroll(...), pl.pipeline(...), pl.while_(...) or pl.split_aiv(...)");
+    Error(it->span,
+          "a for loop must iterate over pl.range(...), pl.parallel(...), "
+          "pl.unroll(...), pl.pipeline(...), pl.while_(...) or pl.split_aiv(...)");
     return;
   }
   bool ok = true;
@@ -160,9 +167,9 @@ void Lowerer::LowerFor(const PyStmt* s, std::vector<const Stmt*>* out) {
       return;
     }
     if (init->items.size() != carried.size()) {
-      Error(init->span, fmt::format("init_values has {} value{} but the loop target names {}",
-                                    init->items.size(), init->items.size() == 1 ? "" : "s",
-                                    carried.size()));
+      Error(init->span,
+            fmt::format("init_values has {} value{} but the loop target names {}",
+                        init->items.size(), init->items.size() == 1 ? "" : "s", carried.size()));
       return;
     }
   } else if (loop_name->kind != EK::kName) {
@@ -215,7 +222,8 @@ void Lowerer::LowerWhileForm(const PyStmt* s, const PyExpr* it, std::vector<cons
     }
   const PyExpr* init = nullptr;
   for (const Keyword& kw : it->kwargs) {
-    if (kw.name == "init_values") init = kw.value;
+    if (kw.name == "init_values")
+      init = kw.value;
     else {
       Error(kw.span, fmt::format("pl.while_: unexpected keyword '{}'", kw.name));
       return;
@@ -224,8 +232,9 @@ void Lowerer::LowerWhileForm(const PyStmt* s, const PyExpr* it, std::vector<cons
   if (!shape_ok || !init || !it->items.empty() ||
       (init->kind != EK::kTuple && init->kind != EK::kList) ||
       init->items.size() != carried.size()) {
-    Error(it->span, "pl.while_: expected `for (x, ...) in pl.while_(init_values=(x0, ...)):` "
-                    "with one initial value per name");
+    Error(it->span,
+          "pl.while_: expected `for (x, ...) in pl.while_(init_values=(x0, ...)):` "
+          "with one initial value per name");
     return;
   }
   bool ok = true;
@@ -293,7 +302,8 @@ void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
     std::optional<Role> role;
     SplitMode split = SplitMode::kNone;
     if (it->kind == EK::kCall && !it->items.empty()) {
-      Error(it->items[0]->span, fmt::format("{}: takes keyword arguments only (level=, role=)", head));
+      Error(it->items[0]->span,
+            fmt::format("{}: takes keyword arguments only (level=, role=)", head));
       ok = false;
     }
     if (it->kind == EK::kCall) {
@@ -426,8 +436,9 @@ void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
     if (ok) out->push_back(ctx_.Make<ManualScopeStmt>(body, AttrList{}, s->span));
     return;
   }
-  Error(it->span, "a with statement must open pl.at(...), pl.spmd(...), pl.manual_scope() or "
-                  "pld.comm_domain(...)");
+  Error(it->span,
+        "a with statement must open pl.at(...), pl.spmd(...), pl.manual_scope() or "
+        "pld.comm_domain(...)");
   lower_body();
 }
 

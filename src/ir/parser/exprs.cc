@@ -29,15 +29,21 @@ std::string Lowerer::DescribeName(const PyExpr* e) const {
   if (LookupVar(n)) return fmt::format("'{}' is a variable, not a constant", n);
   if (const ConstVal* c = NamedConst(e)) {
     switch (c->k) {
-      case ConstVal::K::kDType: return fmt::format("'{}' is the dtype pl.{}", n, DTypeName(c->dt));
+      case ConstVal::K::kDType:
+        return fmt::format("'{}' is the dtype pl.{}", n, DTypeName(c->dt));
       case ConstVal::K::kEnum:
         return fmt::format("'{}' is the enum value {}", n,
                            EnumValueName(c->ek, static_cast<int>(c->i)).value_or("?"));
-      case ConstVal::K::kInt: return fmt::format("'{}' is the integer constant {}", n, c->i);
-      case ConstVal::K::kFloat: return fmt::format("'{}' is a float constant", n);
-      case ConstVal::K::kBool: return fmt::format("'{}' is a bool constant", n);
-      case ConstVal::K::kStr: return fmt::format("'{}' is a string constant", n);
-      case ConstVal::K::kList: return fmt::format("'{}' is a list constant", n);
+      case ConstVal::K::kInt:
+        return fmt::format("'{}' is the integer constant {}", n, c->i);
+      case ConstVal::K::kFloat:
+        return fmt::format("'{}' is a float constant", n);
+      case ConstVal::K::kBool:
+        return fmt::format("'{}' is a bool constant", n);
+      case ConstVal::K::kStr:
+        return fmt::format("'{}' is a string constant", n);
+      case ConstVal::K::kList:
+        return fmt::format("'{}' is a list constant", n);
     }
   }
   for (const Var* v : dyn_dims_)
@@ -90,13 +96,13 @@ int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
 
 std::optional<BinaryOp> BinaryOpOf(const std::string& s) {
   static const std::pair<const char*, BinaryOp> kOps[] = {
-      {"+", BinaryOp::kAdd}, {"-", BinaryOp::kSub}, {"*", BinaryOp::kMul},
-      {"/", BinaryOp::kDiv}, {"//", BinaryOp::kFloorDiv}, {"%", BinaryOp::kFloorMod},
-      {"**", BinaryOp::kPow}, {"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe},
-      {"<", BinaryOp::kLt}, {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt},
-      {">=", BinaryOp::kGe}, {"and", BinaryOp::kAnd}, {"or", BinaryOp::kOr},
-      {"&", BinaryOp::kBitAnd}, {"|", BinaryOp::kBitOr}, {"^", BinaryOp::kBitXor},
-      {"<<", BinaryOp::kShl}, {">>", BinaryOp::kShr}};
+      {"+", BinaryOp::kAdd},    {"-", BinaryOp::kSub},       {"*", BinaryOp::kMul},
+      {"/", BinaryOp::kDiv},    {"//", BinaryOp::kFloorDiv}, {"%", BinaryOp::kFloorMod},
+      {"**", BinaryOp::kPow},   {"==", BinaryOp::kEq},       {"!=", BinaryOp::kNe},
+      {"<", BinaryOp::kLt},     {"<=", BinaryOp::kLe},       {">", BinaryOp::kGt},
+      {">=", BinaryOp::kGe},    {"and", BinaryOp::kAnd},     {"or", BinaryOp::kOr},
+      {"&", BinaryOp::kBitAnd}, {"|", BinaryOp::kBitOr},     {"^", BinaryOp::kBitXor},
+      {"<<", BinaryOp::kShl},   {">>", BinaryOp::kShr}};
   for (const auto& [sym, op] : kOps)
     if (s == sym) return op;
   return std::nullopt;
@@ -104,19 +110,36 @@ std::optional<BinaryOp> BinaryOpOf(const std::string& s) {
 
 std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
   switch (op) {
-    case BinaryOp::kAdd: return a + b;
-    case BinaryOp::kSub: return a - b;
-    case BinaryOp::kMul: return a * b;
-    case BinaryOp::kFloorDiv: if (b == 0) return std::nullopt; return FloorDiv(a, b);
-    case BinaryOp::kFloorMod: if (b == 0) return std::nullopt; return FloorMod(a, b);
-    case BinaryOp::kMin: return std::min(a, b);
-    case BinaryOp::kMax: return std::max(a, b);
-    case BinaryOp::kShl: if (b < 0 || b > 62) return std::nullopt; return a << b;
-    case BinaryOp::kShr: if (b < 0 || b > 63) return std::nullopt; return a >> b;
-    case BinaryOp::kBitAnd: return a & b;
-    case BinaryOp::kBitOr: return a | b;
-    case BinaryOp::kBitXor: return a ^ b;
-    default: return std::nullopt;
+    case BinaryOp::kAdd:
+      return a + b;
+    case BinaryOp::kSub:
+      return a - b;
+    case BinaryOp::kMul:
+      return a * b;
+    case BinaryOp::kFloorDiv:
+      if (b == 0) return std::nullopt;
+      return FloorDiv(a, b);
+    case BinaryOp::kFloorMod:
+      if (b == 0) return std::nullopt;
+      return FloorMod(a, b);
+    case BinaryOp::kMin:
+      return std::min(a, b);
+    case BinaryOp::kMax:
+      return std::max(a, b);
+    case BinaryOp::kShl:
+      if (b < 0 || b > 62) return std::nullopt;
+      return a << b;
+    case BinaryOp::kShr:
+      if (b < 0 || b > 63) return std::nullopt;
+      return a >> b;
+    case BinaryOp::kBitAnd:
+      return a & b;
+    case BinaryOp::kBitOr:
+      return a | b;
+    case BinaryOp::kBitXor:
+      return a ^ b;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -136,8 +159,14 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
       v.i = e->neg ? static_cast<int64_t>(0 - e->ival) : static_cast<int64_t>(e->ival);
       return v;
     }
-    case EK::kFloat: v.k = ConstVal::K::kFloat; v.f = e->fval; return v;
-    case EK::kBool: v.k = ConstVal::K::kBool; v.b = e->bval; return v;
+    case EK::kFloat:
+      v.k = ConstVal::K::kFloat;
+      v.f = e->fval;
+      return v;
+    case EK::kBool:
+      v.k = ConstVal::K::kBool;
+      v.b = e->bval;
+      return v;
     case EK::kString:
       if (e->fstring) return fail("f-strings are not supported in IR text; use a plain string");
       v.k = ConstVal::K::kStr;
@@ -161,8 +190,14 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
     case EK::kUnary: {
       auto c = EvalConst(e->a, report);
       if (!c) return std::nullopt;
-      if (e->str == "-" && c->k == ConstVal::K::kInt) { c->i = -c->i; return c; }
-      if (e->str == "-" && c->k == ConstVal::K::kFloat) { c->f = -c->f; return c; }
+      if (e->str == "-" && c->k == ConstVal::K::kInt) {
+        c->i = -c->i;
+        return c;
+      }
+      if (e->str == "-" && c->k == ConstVal::K::kFloat) {
+        c->f = -c->f;
+        return c;
+      }
       if (e->str == "+" && (c->k == ConstVal::K::kInt || c->k == ConstVal::K::kFloat)) return c;
       return fail(fmt::format("cannot apply '{}' to this constant", e->str));
     }
@@ -187,10 +222,19 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
         double y = b->k == ConstVal::K::kInt ? double(b->i) : b->f;
         v.k = ConstVal::K::kFloat;
         switch (*op) {
-          case BinaryOp::kAdd: v.f = x + y; return v;
-          case BinaryOp::kSub: v.f = x - y; return v;
-          case BinaryOp::kMul: v.f = x * y; return v;
-          case BinaryOp::kDiv: if (y == 0) break; v.f = x / y; return v;
+          case BinaryOp::kAdd:
+            v.f = x + y;
+            return v;
+          case BinaryOp::kSub:
+            v.f = x - y;
+            return v;
+          case BinaryOp::kMul:
+            v.f = x * y;
+            return v;
+          case BinaryOp::kDiv:
+            if (y == 0) break;
+            v.f = x / y;
+            return v;
           case BinaryOp::kPow:
             if (ints && b->i >= 0) {
               int64_t r = 1;
@@ -201,7 +245,8 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
             }
             v.f = std::pow(x, y);
             return v;
-          default: break;
+          default:
+            break;
         }
       }
       return fail(fmt::format("cannot evaluate '{}' on these constants", e->str));
@@ -212,10 +257,14 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
           e->items[0]->kind == EK::kString) {
         const std::string& t = e->items[0]->str;
         v.k = ConstVal::K::kFloat;
-        if (t == "inf") v.f = HUGE_VAL;
-        else if (t == "-inf") v.f = -HUGE_VAL;
-        else if (t == "nan") v.f = std::nan("");
-        else return fail("float(...) accepts only \"inf\", \"-inf\" or \"nan\"");
+        if (t == "inf")
+          v.f = HUGE_VAL;
+        else if (t == "-inf")
+          v.f = -HUGE_VAL;
+        else if (t == "nan")
+          v.f = std::nan("");
+        else
+          return fail("float(...) accepts only \"inf\", \"-inf\" or \"nan\"");
         return v;
       }
       // pl.FP32.get_byte()
@@ -250,9 +299,15 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
 const Expr* Lowerer::ConstToExpr(const ConstVal& v, Span s) {
   const Expr* e = nullptr;
   switch (v.k) {
-    case ConstVal::K::kInt: e = ctx_.Int(v.i, DataType::kIndex, s); break;
-    case ConstVal::K::kFloat: e = ctx_.Float(v.f, DataType::kFP32, s); break;
-    case ConstVal::K::kBool: e = ctx_.Bool(v.b, s); break;
+    case ConstVal::K::kInt:
+      e = ctx_.Int(v.i, DataType::kIndex, s);
+      break;
+    case ConstVal::K::kFloat:
+      e = ctx_.Float(v.f, DataType::kFP32, s);
+      break;
+    case ConstVal::K::kBool:
+      e = ctx_.Bool(v.b, s);
+      break;
     case ConstVal::K::kList: {
       std::vector<const Expr*> elems;
       std::vector<const Type*> types;
@@ -285,17 +340,23 @@ const Expr* Lowerer::MakeBinary(BinaryOp op, const Expr* a, const Expr* b, Span 
   auto* ta = As<ScalarType>(a->type);
   auto* tb = As<ScalarType>(b->type);
   if (!ta || !tb) {
-    Error(s, fmt::format("operator '{}' needs scalar operands; got {} and {}",
-                         BinaryOpSymbol(op), TypeToString(a->type), TypeToString(b->type)));
+    Error(s, fmt::format("operator '{}' needs scalar operands; got {} and {}", BinaryOpSymbol(op),
+                         TypeToString(a->type), TypeToString(b->type)));
     return nullptr;
   }
   DataType da = ta->dtype, db = tb->dtype, dt;
-  if (IsComparison(op) || op == BinaryOp::kAnd || op == BinaryOp::kOr) dt = DataType::kBool;
-  else if (da == db) dt = da;
-  else if (da == DataType::kIndex) dt = db;
-  else if (db == DataType::kIndex) dt = da;
-  else if (IsFloat(da) != IsFloat(db)) dt = IsFloat(da) ? da : db;
-  else dt = DTypeBytes(db) > DTypeBytes(da) ? db : da;
+  if (IsComparison(op) || op == BinaryOp::kAnd || op == BinaryOp::kOr)
+    dt = DataType::kBool;
+  else if (da == db)
+    dt = da;
+  else if (da == DataType::kIndex)
+    dt = db;
+  else if (db == DataType::kIndex)
+    dt = da;
+  else if (IsFloat(da) != IsFloat(db))
+    dt = IsFloat(da) ? da : db;
+  else
+    dt = DTypeBytes(db) > DTypeBytes(da) ? db : da;
   auto* ca = As<ConstInt>(a);
   auto* cb = As<ConstInt>(b);
   if (fold && ca && cb && dt != DataType::kBool) {
@@ -347,15 +408,15 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
           return nullptr;
         }
         if (it->second.k == ConstVal::K::kEnum) {
-          Error(e->span, fmt::format("{}, which can only be passed as a keyword argument",
-                                     DescribeName(e)));
+          Error(e->span,
+                fmt::format("{}, which can only be passed as a keyword argument", DescribeName(e)));
           return nullptr;
         }
         return ConstToExpr(it->second, e->span);
       }
       if (func_index_.count(e->str)) {
-        Error(e->span, fmt::format("function '{}' must be called, e.g. self.{}(...)", e->str,
-                                   e->str));
+        Error(e->span,
+              fmt::format("function '{}' must be called, e.g. self.{}(...)", e->str, e->str));
       } else if (non_const_globals_.count(e->str)) {
         Error(e->span, fmt::format("module-level name '{}' is not a compile-time constant "
                                    "(only int, float and list constants can be used)",
@@ -416,9 +477,10 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
         return nullptr;
       }
       if (!Isa<ScalarType>(a->type) || !Isa<ScalarType>(b->type)) {
-        static const std::pair<BinaryOp, const char*> kElementwise[] = {
-            {BinaryOp::kAdd, "add"}, {BinaryOp::kSub, "sub"}, {BinaryOp::kMul, "mul"},
-            {BinaryOp::kDiv, "div"}};
+        static const std::pair<BinaryOp, const char*> kElementwise[] = {{BinaryOp::kAdd, "add"},
+                                                                        {BinaryOp::kSub, "sub"},
+                                                                        {BinaryOp::kMul, "mul"},
+                                                                        {BinaryOp::kDiv, "div"}};
         for (const auto& [bop, base] : kElementwise)
           if (bop == *op)
             return DispatchByKind(base, {a, b}, nullptr, e->span, {UseSpan(e->a), UseSpan(e->b)});
@@ -450,8 +512,8 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
         return r;
       }
       if (e->str == "-" && pyconst_.count(x) && Isa<ConstFloat>(x)) {
-        const Expr* r = ctx_.Float(-Cast<ConstFloat>(x)->value, Cast<ConstFloat>(x)->dtype(),
-                                   e->span);
+        const Expr* r =
+            ctx_.Float(-Cast<ConstFloat>(x)->value, Cast<ConstFloat>(x)->dtype(), e->span);
         pyconst_.insert(r);
         return r;
       }
@@ -474,8 +536,10 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
   const Expr* base = LowerExpr(e->a);
   if (!base) return nullptr;
   std::vector<const PyExpr*> idx;
-  if (e->b->kind == EK::kTuple && !e->b->parenthesized) idx.assign(e->b->items.begin(), e->b->items.end());
-  else idx.push_back(e->b);
+  if (e->b->kind == EK::kTuple && !e->b->parenthesized)
+    idx.assign(e->b->items.begin(), e->b->items.end());
+  else
+    idx.push_back(e->b);
   if (auto* tt = As<TupleType>(base->type)) {
     auto c = idx.size() == 1 ? EvalConst(idx[0], false) : std::nullopt;
     if (!c || c->k != ConstVal::K::kInt) {
@@ -484,8 +548,8 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
     }
     int64_t n = static_cast<int64_t>(tt->types.size()), i = c->i < 0 ? c->i + n : c->i;
     if (i < 0 || i >= n) {
-      Error(e->b->span, fmt::format("tuple index {} out of range (the tuple has {} elements)",
-                                    c->i, n));
+      Error(e->b->span,
+            fmt::format("tuple index {} out of range (the tuple has {} elements)", c->i, n));
       return nullptr;
     }
     return ctx_.Make<TupleGetItem>(base, i, tt->types[static_cast<size_t>(i)], e->span);
@@ -494,7 +558,8 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
   const TensorType* tt = AsTensorTypeLike(base->type);
   const TileType* tile = As<TileType>(base->type);
   if (!tt && !tile) {
-    Error(e->span, fmt::format("a value of type {} cannot be subscripted", TypeToString(base->type)));
+    Error(e->span,
+          fmt::format("a value of type {} cannot be subscripted", TypeToString(base->type)));
     return nullptr;
   }
   size_t rank = tt ? tt->rank() : tile->rank();
@@ -523,16 +588,17 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
     const char* opname = tt ? "tensor.read" : "tile.read";
     const OpDef* op = OpRegistry::Global().Find(opname);
     if (!op) {
-      Error(e->span, fmt::format("element subscripts are not supported ({} is not registered)",
-                                 opname));
+      Error(e->span,
+            fmt::format("element subscripts are not supported ({} is not registered)", opname));
       return nullptr;
     }
     return MakeOpCall(ctx_, *op, {base, tuple_of(ix)}, {}, {}, e->span, diag_,
                       {UseSpan(e->a), UseSpan(e->b)});
   }
   if (!tt) {
-    Error(e->span, "subscripting a tile with fewer indices than its rank or with slices is not "
-                   "supported; use pl.tile.* view ops");
+    Error(e->span,
+          "subscripting a tile with fewer indices than its rank or with slices is not "
+          "supported; use pl.tile.* view ops");
     return nullptr;
   }
   const OpDef* op = OpRegistry::Global().Find("tensor.slice");
@@ -561,8 +627,7 @@ const Expr* Lowerer::LowerSubscript(const PyExpr* e) {
 // item the whole dim.
 bool Lowerer::LowerSubscriptRegion(const std::vector<const PyExpr*>& idx,
                                    const std::vector<const Expr*>& ix,
-                                   const std::vector<const Expr*>& dims,
-                                   SubscriptRegion* out) {
+                                   const std::vector<const Expr*>& dims, SubscriptRegion* out) {
   for (size_t d = 0; d < dims.size(); ++d) {
     if (d < idx.size() && ix[d]) {  // integer index: extent 1, dropped
       out->shape.push_back(ctx_.Int(1));
@@ -582,14 +647,16 @@ bool Lowerer::LowerSubscriptRegion(const std::vector<const PyExpr*>& idx,
       // `lo:lo + c` (either operand order) has the static extent c.
       const Expr* plus_c = nullptr;
       if (auto* b = As<BinaryExpr>(hi); b && b->op == BinaryOp::kAdd) {
-        if (Isa<ConstInt>(b->rhs) && ExprEq(b->lhs, lo)) plus_c = b->rhs;
-        else if (Isa<ConstInt>(b->lhs) && ExprEq(b->rhs, lo)) plus_c = b->lhs;
+        if (Isa<ConstInt>(b->rhs) && ExprEq(b->lhs, lo))
+          plus_c = b->rhs;
+        else if (Isa<ConstInt>(b->lhs) && ExprEq(b->rhs, lo))
+          plus_c = b->lhs;
       }
-      const Expr* ext = clo && chi ? ctx_.Int(chi->value - clo->value)
-                        : plus_c   ? ctx_.Int(Cast<ConstInt>(plus_c)->value)
-                                   : (clo && clo->value == 0 ? hi
-                                                             : MakeBinary(BinaryOp::kSub, hi, lo,
-                                                                          sl->span, false));
+      const Expr* ext =
+          clo && chi ? ctx_.Int(chi->value - clo->value)
+          : plus_c
+              ? ctx_.Int(Cast<ConstInt>(plus_c)->value)
+              : (clo && clo->value == 0 ? hi : MakeBinary(BinaryOp::kSub, hi, lo, sl->span, false));
       if (!ext) return false;
       out->shape.push_back(ext);
       out->offset.push_back(lo);

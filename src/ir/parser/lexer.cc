@@ -17,15 +17,24 @@ namespace pypto::ir::parser {
 
 std::string_view TokKindName(Tok k) {
   switch (k) {
-    case Tok::kName: return "name";
-    case Tok::kInt: return "integer";
-    case Tok::kFloat: return "float";
-    case Tok::kString: return "string";
-    case Tok::kOp: return "operator";
-    case Tok::kNewline: return "end of line";
-    case Tok::kIndent: return "indent";
-    case Tok::kDedent: return "dedent";
-    case Tok::kEof: return "end of file";
+    case Tok::kName:
+      return "name";
+    case Tok::kInt:
+      return "integer";
+    case Tok::kFloat:
+      return "float";
+    case Tok::kString:
+      return "string";
+    case Tok::kOp:
+      return "operator";
+    case Tok::kNewline:
+      return "end of line";
+    case Tok::kIndent:
+      return "indent";
+    case Tok::kDedent:
+      return "dedent";
+    case Tok::kEof:
+      return "end of file";
   }
   return "?";
 }
@@ -37,7 +46,16 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // What a byte starts, looked up once per token in Step (a chain of compares
 // was the lexer's main cost). kIdent also marks identifier characters.
 enum CharClass : uint8_t {
-  kCOther, kCBlank, kCLineBreak, kCHash, kCBackslash, kCIdent, kCDigit, kCDot, kCQuote, kCHigh,
+  kCOther,
+  kCBlank,
+  kCLineBreak,
+  kCHash,
+  kCBackslash,
+  kCIdent,
+  kCDigit,
+  kCDot,
+  kCQuote,
+  kCHigh,
 };
 struct CharTable {
   uint8_t cls[256];
@@ -45,15 +63,24 @@ struct CharTable {
   constexpr CharTable() : cls(), ident() {
     for (int c = 0; c < 256; ++c) {
       uint8_t k = kCOther;
-      if (c == ' ' || c == '\t' || c == '\f') k = kCBlank;
-      else if (c == '\n' || c == '\r') k = kCLineBreak;
-      else if (c == '#') k = kCHash;
-      else if (c == '\\') k = kCBackslash;
-      else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') k = kCIdent;
-      else if (c >= '0' && c <= '9') k = kCDigit;
-      else if (c == '.') k = kCDot;
-      else if (c == '"' || c == '\'') k = kCQuote;
-      else if (c >= 0x80) k = kCHigh;
+      if (c == ' ' || c == '\t' || c == '\f')
+        k = kCBlank;
+      else if (c == '\n' || c == '\r')
+        k = kCLineBreak;
+      else if (c == '#')
+        k = kCHash;
+      else if (c == '\\')
+        k = kCBackslash;
+      else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+        k = kCIdent;
+      else if (c >= '0' && c <= '9')
+        k = kCDigit;
+      else if (c == '.')
+        k = kCDot;
+      else if (c == '"' || c == '\'')
+        k = kCQuote;
+      else if (c >= 0x80)
+        k = kCHigh;
       cls[c] = k;
       ident[c] = k == kCIdent || k == kCDigit;
     }
@@ -77,10 +104,14 @@ size_t Utf8Len(std::string_view s, size_t i) {
   if (c < 0x80) return 1;
   size_t n;
   uint32_t min;
-  if ((c & 0xE0) == 0xC0) n = 2, min = 0x80;
-  else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800;
-  else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000;
-  else return 0;
+  if ((c & 0xE0) == 0xC0)
+    n = 2, min = 0x80;
+  else if ((c & 0xF0) == 0xE0)
+    n = 3, min = 0x800;
+  else if ((c & 0xF8) == 0xF0)
+    n = 4, min = 0x10000;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   uint32_t cp = c & (0x7F >> n);
   for (size_t k = 1; k < n; ++k) {
@@ -139,8 +170,10 @@ class Lexer {
   static_assert(kAhead + kRun + kMaxNesting + 8 < TokenStream::kRing / 2);
   const Token& At(size_t idx) {
     while (!done_ && (emitted_ <= idx || (emitted_ < idx + kAhead && !Last().Is(Tok::kNewline)))) {
-      if (fatal_ || pos_ >= s_.size()) Finish();
-      else Step();
+      if (fatal_ || pos_ >= s_.size())
+        Finish();
+      else
+        Step();
     }
     if (idx >= emitted_) idx = emitted_ - 1;
     return ring_[idx & (TokenStream::kRing - 1)];
@@ -164,8 +197,8 @@ class Lexer {
 
   // See TokenStream::SkipBlock.
   bool SkipBlock(size_t newline_idx, BlockEnd* end) {
-    if (emitted_ != newline_idx + 1 || !at_line_start_ || !brackets_.empty() || !ok_ ||
-        fatal_ || done_ || !Last().Is(Tok::kNewline))
+    if (emitted_ != newline_idx + 1 || !at_line_start_ || !brackets_.empty() || !ok_ || fatal_ ||
+        done_ || !Last().Is(Tok::kNewline))
       return false;
     SkimState at{pos_, line_start_, line_};
     size_t first_token = 0;
@@ -302,8 +335,10 @@ class Lexer {
           Number();
           break;
         case kCDot:
-          if (p + 1 < n && IsDigit(s_[p + 1])) Number();
-          else Operator();
+          if (p + 1 < n && IsDigit(s_[p + 1]))
+            Number();
+          else
+            Operator();
           break;
         case kCLineBreak:
           if (brackets_.empty()) {
@@ -311,8 +346,10 @@ class Lexer {
             at_line_start_ = true;
           }
           return NewLine();
-        case kCQuote: return String(p, p, false);
-        default: return Rare();
+        case kCQuote:
+          return String(p, p, false);
+        default:
+          return Rare();
       }
       if (pos_ >= n) return;
     }
@@ -357,14 +394,17 @@ class Lexer {
           ++pos_;
         }
         return;
-      default: break;  // kCHigh
+      default:
+        break;  // kCHigh
     }
     {
       size_t n = Utf8Len(s_, pos_);
       uint32_t cp = static_cast<unsigned char>(c) & (0x7F >> n);
-      for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s_[pos_ + k]) & 0x3F);
+      for (size_t k = 1; k < n; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(s_[pos_ + k]) & 0x3F);
       Error(SpanAt(pos_, n), fmt::format("unexpected character U+{:04X}; identifiers and "
-                                         "operators must be ASCII", cp));
+                                         "operators must be ASCII",
+                                         cp));
       pos_ += n;
     }
   }
@@ -423,9 +463,12 @@ class Lexer {
     bool raw = false, valid = true, fmt_string = false;
     for (char ch : id) {
       char l = static_cast<char>(ch | 0x20);
-      if (l == 'r') raw = true;
-      else if (l == 'f') fmt_string = true;
-      else if (l != 'b' && l != 'u') valid = false;
+      if (l == 'r')
+        raw = true;
+      else if (l == 'f')
+        fmt_string = true;
+      else if (l != 'b' && l != 'u')
+        valid = false;
     }
     if (!valid) return false;
     // f-strings lex as raw strings so harness code in .py files does not stop
@@ -479,9 +522,12 @@ class Lexer {
     int base = 10;
     if (s_[pos_] == '0' && pos_ + 1 < s_.size()) {
       char x = static_cast<char>(s_[pos_ + 1] | 0x20);
-      if (x == 'x') base = 16;
-      else if (x == 'o') base = 8;
-      else if (x == 'b') base = 2;
+      if (x == 'x')
+        base = 16;
+      else if (x == 'o')
+        base = 8;
+      else if (x == 'b')
+        base = 2;
       if (base != 10) pos_ += 2;
     }
     std::string digits;
@@ -509,7 +555,7 @@ class Lexer {
       if (!scan_digits(false)) bad = true;
     } else {
       scan_digits(true);
-      if (pos_ < s_.size() && s_[pos_] == '.' ) {
+      if (pos_ < s_.size() && s_[pos_] == '.') {
         is_float = true;
         digits += '.';
         ++pos_;
@@ -536,8 +582,7 @@ class Lexer {
     }
     size_t len = pos_ - start;
     if (bad) {
-      Error(SpanAt(start, len),
-            fmt::format("invalid number literal '{}'", s_.substr(start, len)));
+      Error(SpanAt(start, len), fmt::format("invalid number literal '{}'", s_.substr(start, len)));
       Emit(Tok::kInt, start, len).ival = 0;
       return;
     }
@@ -577,8 +622,8 @@ class Lexer {
         return;
       }
       char ch = s_[pos_];
-      if (ch == quote && (!triple || (pos_ + 2 < s_.size() && s_[pos_ + 1] == quote &&
-                                      s_[pos_ + 2] == quote))) {
+      if (ch == quote &&
+          (!triple || (pos_ + 2 < s_.size() && s_[pos_ + 1] == quote && s_[pos_ + 2] == quote))) {
         pos_ += triple ? 3 : 1;
         break;
       }
@@ -611,17 +656,39 @@ class Lexer {
       }
       pos_ += 2;
       switch (e) {
-        case 'n': val += '\n'; break;
-        case 't': val += '\t'; break;
-        case 'r': val += '\r'; break;
-        case '0': val += '\0'; break;
-        case 'a': val += '\a'; break;
-        case 'b': val += '\b'; break;
-        case 'f': val += '\f'; break;
-        case 'v': val += '\v'; break;
-        case '\\': val += '\\'; break;
-        case '\'': val += '\''; break;
-        case '"': val += '"'; break;
+        case 'n':
+          val += '\n';
+          break;
+        case 't':
+          val += '\t';
+          break;
+        case 'r':
+          val += '\r';
+          break;
+        case '0':
+          val += '\0';
+          break;
+        case 'a':
+          val += '\a';
+          break;
+        case 'b':
+          val += '\b';
+          break;
+        case 'f':
+          val += '\f';
+          break;
+        case 'v':
+          val += '\v';
+          break;
+        case '\\':
+          val += '\\';
+          break;
+        case '\'':
+          val += '\'';
+          break;
+        case '"':
+          val += '"';
+          break;
         case 'x':
         case 'u': {
           size_t n = e == 'x' ? 2 : 4;
@@ -629,17 +696,21 @@ class Lexer {
           bool okhex = pos_ + n <= s_.size();
           for (size_t k = 0; okhex && k < n; ++k) {
             int h = HexVal(s_[pos_ + k]);
-            if (h < 0) okhex = false;
-            else cp = cp * 16 + static_cast<uint32_t>(h);
+            if (h < 0)
+              okhex = false;
+            else
+              cp = cp * 16 + static_cast<uint32_t>(h);
           }
           if (!okhex) {
-            Error(SpanAt(pos_ - 2, 2), fmt::format("invalid \\{} escape; expected {} hex digits",
-                                                   e, n));
+            Error(SpanAt(pos_ - 2, 2),
+                  fmt::format("invalid \\{} escape; expected {} hex digits", e, n));
             break;
           }
           pos_ += n;
-          if (e == 'x') val += static_cast<char>(cp);
-          else AppendUtf8(val, cp);
+          if (e == 'x')
+            val += static_cast<char>(cp);
+          else
+            AppendUtf8(val, cp);
           break;
         }
         default:
@@ -659,9 +730,17 @@ class Lexer {
     // decided on the next two bytes (0 past the end: never part of an operator).
     char n1 = pos_ + 1 < s_.size() ? s_[pos_ + 1] : '\0';
     switch (c) {
-      case '(': case '[': case '{': return OpenBracket(c);
-      case ')': case ']': case '}': return CloseBracket(c);
-      case ',': case ';': case '~':
+      case '(':
+      case '[':
+      case '{':
+        return OpenBracket(c);
+      case ')':
+      case ']':
+      case '}':
+        return CloseBracket(c);
+      case ',':
+      case ';':
+      case '~':
         return EmitOp(1);
       case '.':
         return EmitOp(n1 == '.' && pos_ + 2 < s_.size() && s_[pos_ + 2] == '.' ? 3 : 1);
@@ -669,10 +748,19 @@ class Lexer {
         return EmitOp(n1 == '=' ? 2 : 1);
       case '-':
         return EmitOp(n1 == '>' || n1 == '=' ? 2 : 1);
-      case '*': case '/': case '<': case '>':
+      case '*':
+      case '/':
+      case '<':
+      case '>':
         if (n1 == c) return EmitOp(pos_ + 2 < s_.size() && s_[pos_ + 2] == '=' ? 3 : 2);
         return EmitOp(n1 == '=' ? 2 : 1);
-      case ':': case '+': case '%': case '&': case '|': case '^': case '@':
+      case ':':
+      case '+':
+      case '%':
+      case '&':
+      case '|':
+      case '^':
+      case '@':
         return EmitOp(n1 == '=' ? 2 : 1);
       case '!':
         if (n1 == '=') return EmitOp(2);
@@ -712,8 +800,8 @@ class Lexer {
   }
   [[gnu::noinline]] void BadCharacter(char c) {
     unsigned char uc = static_cast<unsigned char>(c);
-    std::string shown = uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c)
-                                                : fmt::format("0x{:02X}", uc);
+    std::string shown =
+        uc >= 0x20 && uc < 0x7f ? fmt::format("'{}'", c) : fmt::format("0x{:02X}", uc);
     Error(SpanAt(pos_, 1), fmt::format("unexpected character {}", shown));
     ++pos_;
   }

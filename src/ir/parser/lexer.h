@@ -24,7 +24,15 @@ namespace pypto::ir::parser {
 constexpr int kMaxNesting = 200;
 
 enum class Tok : uint8_t {
-  kName, kInt, kFloat, kString, kOp, kNewline, kIndent, kDedent, kEof,
+  kName,
+  kInt,
+  kFloat,
+  kString,
+  kOp,
+  kNewline,
+  kIndent,
+  kDedent,
+  kEof,
 };
 
 // Kept small (64 bytes): the token ring holds kRing of them. Decoded string
@@ -32,13 +40,13 @@ enum class Tok : uint8_t {
 struct Token {
   Tok kind = Tok::kEof;
   bool int_overflow = false;
-  bool fstring = false;   // kString written f"..." (kept verbatim, rejected if used)
+  bool fstring = false;  // kString written f"..." (kept verbatim, rejected if used)
   Span span;
   std::string_view text;  // source text (for kOp: the operator; kString: raw)
   std::string_view str;   // kString: decoded value (owned by the TokenStream's ring)
   union {
-    uint64_t ival = 0;    // kInt
-    double fval;          // kFloat
+    uint64_t ival = 0;  // kInt
+    double fval;        // kFloat
   };
 
   bool Is(Tok k) const { return kind == k; }
@@ -119,8 +127,8 @@ class TokenStream {
  private:
   const Token& Lex(size_t idx);
   std::unique_ptr<Lexer> lx_;
-  const Token* ring_;       // the lexer's ring (for the inline fast path of At)
-  const size_t* emitted_;   // tokens lexed so far
+  const Token* ring_;      // the lexer's ring (for the inline fast path of At)
+  const size_t* emitted_;  // tokens lexed so far
 };
 
 std::string_view TokKindName(Tok k);

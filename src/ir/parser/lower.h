@@ -36,8 +36,8 @@ struct ConstVal {
   bool b = false;
   std::string s;
   std::vector<ConstVal> list;
-  DataType dt = DataType::kFP32;           // kDType
-  EnumKind ek = EnumKind::kFunctionType;   // kEnum
+  DataType dt = DataType::kFP32;          // kDType
+  EnumKind ek = EnumKind::kFunctionType;  // kEnum
 };
 
 class Lowerer {
@@ -99,8 +99,8 @@ class Lowerer {
     std::vector<const Expr*> shape, offset, drop;
   };
   bool LowerSubscriptRegion(const std::vector<const PyExpr*>& idx,
-                            const std::vector<const Expr*>& ix, const std::vector<const Expr*>& dims,
-                            SubscriptRegion* out);
+                            const std::vector<const Expr*>& ix,
+                            const std::vector<const Expr*>& dims, SubscriptRegion* out);
   const Expr* LowerList(const PyExpr* e);  // [a, b] / (a, b) -> MakeTuple
 
   // arrays.cc: `a[i]` on a pl.Array (array.get_element), and the statement
@@ -223,11 +223,11 @@ class Lowerer {
   // Task ids bound so far by `with pl.at(...) as t:` (name -> where), usable only
   // in deps=[...] (see ManualScopeStmt).
   std::unordered_map<std::string, Span> task_ids_;
-  AstPool body_pool_;  // syntax trees of bodies being lowered (see LowerBody)
+  AstPool body_pool_;     // syntax trees of bodies being lowered (see LowerBody)
   bool outline_ = false;  // the module came from ParseOutline (see LowerBody)
   std::unordered_map<std::string_view, const Type*> ann_types_;  // see AnnotationMatches
-  std::string_view last_ann_text_;       // the entry AnnotationMatches found last
-  const Type* last_ann_type_ = nullptr;  // (its value)
+  std::string_view last_ann_text_;             // the entry AnnotationMatches found last
+  const Type* last_ann_type_ = nullptr;        // (its value)
   const Type* last_ann_value_type_ = nullptr;  // the type last compared with it
   bool last_ann_equal_ = false;                // (TypeEq's answer)
   std::unordered_map<std::string, const OpDef*> plain_ops_;  // see LowerCall

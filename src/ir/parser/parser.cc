@@ -6,12 +6,13 @@
 // caller needs its return type. Each body is parsed once, right before it is
 // lowered (ParseOutlined); a file with any lexer or syntax error goes down the
 // full path instead, which reports exactly its syntax errors.
+#include "pypto/ir/parser.h"
+
 #include <fmt/format.h>
 
 #include <unordered_set>
 
 #include "lower.h"
-#include "pypto/ir/parser.h"
 #include "text_names.h"
 
 namespace pypto::ir {
@@ -97,8 +98,9 @@ const Program* Lowerer::Run(const std::vector<PyStmt*>& module, const std::strin
   }
   if (funcs_.empty()) {
     Span sp{file_, 1 + opts_.line_offset, 1, 1};
-    Error(sp, "no functions found; expected a @pl.program class with @pl.function methods or "
-              "top-level @pl.jit / @pl.function functions");
+    Error(sp,
+          "no functions found; expected a @pl.program class with @pl.function methods or "
+          "top-level @pl.jit / @pl.function functions");
     return nullptr;
   }
   for (size_t i = 0; i < funcs_.size(); ++i) LowerSignature(i);
@@ -179,7 +181,8 @@ bool Lowerer::ApplyDecorator(const PyExpr* d, Function* f) {
       if (auto v = expect_enum(EnumKind::kFunctionType, "pl.FunctionType.InCore"))
         f->func_type = static_cast<FunctionType>(*v);
     } else if (kw.name == "level") {
-      if (auto v = expect_enum(EnumKind::kLevel, "pl.Level.HOST")) f->level = static_cast<Level>(*v);
+      if (auto v = expect_enum(EnumKind::kLevel, "pl.Level.HOST"))
+        f->level = static_cast<Level>(*v);
     } else if (kw.name == "role") {
       if (auto v = expect_enum(EnumKind::kRole, "pl.Role.Orchestrator"))
         f->role = static_cast<Role>(*v);
@@ -212,9 +215,9 @@ void Lowerer::LowerSignature(size_t idx) {
       continue;
     }
     if (p.default_value) {
-      Error(p.default_value->span,
-            fmt::format("parameter '{}': default values are not supported in IR functions",
-                        p.name));
+      Error(
+          p.default_value->span,
+          fmt::format("parameter '{}': default values are not supported in IR functions", p.name));
     }
     ParamDirection dir = ParamDirection::kIn;
     const Type* t = nullptr;
@@ -239,8 +242,10 @@ void Lowerer::LowerSignature(size_t idx) {
                (r->a->str == "tuple" || r->a->str == "Tuple")) {
       const PyExpr* idx = r->b;
       std::vector<const PyExpr*> elems;
-      if (idx && idx->kind == EK::kTuple) elems.assign(idx->items.begin(), idx->items.end());
-      else if (idx) elems.push_back(idx);
+      if (idx && idx->kind == EK::kTuple)
+        elems.assign(idx->items.begin(), idx->items.end());
+      else if (idx)
+        elems.push_back(idx);
       for (const PyExpr* e : elems)
         if (const Type* t = LowerType(e)) f->return_types.push_back(t);
     } else if (const Type* t = LowerType(r)) {

@@ -83,8 +83,8 @@ const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const E
     bool fold = pyconst_.count(args[0]) || pyconst_.count(args[1]);
     return MakeBinary(*op, args[0], args[1], s, fold);
   } else {
-    Error(s, fmt::format("pl.{}: the first operand must be a tile, tensor or scalar; got {}",
-                         base, first ? TypeToString(first->type) : std::string("nothing")));
+    Error(s, fmt::format("pl.{}: the first operand must be a tile, tensor or scalar; got {}", base,
+                         first ? TypeToString(first->type) : std::string("nothing")));
     return nullptr;
   }
   const OpDef* op = OpRegistry::Global().Find(opname);
@@ -109,10 +109,12 @@ void Lowerer::ImplicitStoreShapes(const PyExpr* call, std::vector<const Expr*>* 
     if (kw.name == "shapes") return;
   auto* tile = As<TileType>((*pos)[0]->type);
   const TensorType* out = AsTensorTypeLike((*pos)[2]->type);
-  if (!tile || !out || tile->rank() >= out->rank() || (tile->view && !tile->view->valid_shape.empty()))
+  if (!tile || !out || tile->rank() >= out->rank() ||
+      (tile->view && !tile->view->valid_shape.empty()))
     return;
   std::vector<const Expr*> dims;
-  for (size_t k = tile->rank(); k < out->rank(); ++k) dims.push_back(ctx_.Int(1, DataType::kIndex, call->span));
+  for (size_t k = tile->rank(); k < out->rank(); ++k)
+    dims.push_back(ctx_.Int(1, DataType::kIndex, call->span));
   for (const Expr* d : tile->shape) {
     auto v = StaticInt(d);
     if (!v) return;
@@ -120,8 +122,8 @@ void Lowerer::ImplicitStoreShapes(const PyExpr* call, std::vector<const Expr*>* 
   }
   std::vector<const Type*> types;
   for (const Expr* d : dims) types.push_back(d->type);
-  pos->push_back(ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)),
-                                      call->span));
+  pos->push_back(
+      ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)), call->span));
 }
 
 const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call, bool* handled) {
@@ -131,8 +133,10 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     const PyExpr* val = call->items.size() > 0 ? call->items[0] : nullptr;
     const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
     for (const Keyword& kw : call->kwargs) {
-      if (kw.name == "dtype" && !dte) dte = kw.value;
-      else if (kw.name == "value" && !val) val = kw.value;
+      if (kw.name == "dtype" && !dte)
+        dte = kw.value;
+      else if (kw.name == "value" && !val)
+        val = kw.value;
       else {
         Error(kw.span, fmt::format("pl.const: unexpected keyword '{}'", kw.name));
         return nullptr;
@@ -216,8 +220,10 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
   }
 
   static const std::pair<const char*, const char*> kRenames[] = {
-      {"pl.load", "pl.tile.load"},          {"pl.store", "pl.tile.store"},
-      {"pl.create_tensor", "pl.tensor.create"}, {"pl.create_tile", "pl.tile.create"},
+      {"pl.load", "pl.tile.load"},
+      {"pl.store", "pl.tile.store"},
+      {"pl.create_tensor", "pl.tensor.create"},
+      {"pl.create_tile", "pl.tile.create"},
       {"pld.remote_load", "pld.tile.remote_load"},
   };
   for (const auto& [from, to] : kRenames) {
@@ -244,12 +250,13 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     if (name == "pld.remote_store") {
       bool tile = first && Isa<TileType>(first->type);
       for (const Keyword& kw : call->kwargs) tile |= !first && kw.name == "src_tile";
-      const OpDef* op = FindOpOrReport(tile ? "pld.tile.remote_store" : "pld.tensor.remote_store", s);
+      const OpDef* op =
+          FindOpOrReport(tile ? "pld.tile.remote_store" : "pld.tensor.remote_store", s);
       return op ? BuildOpCall(*op, std::move(pos), call) : nullptr;
     }
     if (!first) {
-      Error(s, fmt::format("{}: expected the tile or tensor as the first positional argument",
-                           name));
+      Error(s,
+            fmt::format("{}: expected the tile or tensor as the first positional argument", name));
       return nullptr;
     }
     return DispatchByKind(name.substr(3), std::move(pos), call, s);
@@ -261,15 +268,16 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     // (target, source, offset); a tile source is stored into the region.
     if (pos.size() >= 2 && Isa<TileType>(pos[1]->type)) {
       if (pos.size() != 3 || !call->kwargs.empty()) {
-        Error(s, "pl.assemble: with a tile source pass target, source and offset positionally "
-                 "(it becomes pl.tile.store(source, offset, target))");
+        Error(s,
+              "pl.assemble: with a tile source pass target, source and offset positionally "
+              "(it becomes pl.tile.store(source, offset, target))");
         return nullptr;
       }
       const OpDef* op = FindOpOrReport("pl.tile.store", s);
       if (!op) return nullptr;
-      return MakeOpCall(ctx_, *op, {pos[1], pos[2], pos[0]}, {}, {}, s, diag_,
-                        {UseSpan(call->items[1]), UseSpan(call->items[2]),
-                         UseSpan(call->items[0])});
+      return MakeOpCall(
+          ctx_, *op, {pos[1], pos[2], pos[0]}, {}, {}, s, diag_,
+          {UseSpan(call->items[1]), UseSpan(call->items[2]), UseSpan(call->items[0])});
     }
     const OpDef* op = FindOpOrReport("pl.tensor.assemble", s);
     return op ? BuildOpCall(*op, std::move(pos), call) : nullptr;
@@ -295,9 +303,12 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
   bool ok = LowerPositional(call, &pos);
   const Expr* first = pos.empty() ? nullptr : pos[0];
   std::vector<std::string> fams;
-  if (first && Isa<TileType>(first->type)) fams = {"tile", "system", "tensor"};
-  else if (first && AsTensorTypeLike(first->type)) fams = {"tensor", "system", "tile"};
-  else fams = {"system", "tensor", "tile"};
+  if (first && Isa<TileType>(first->type))
+    fams = {"tile", "system", "tensor"};
+  else if (first && AsTensorTypeLike(first->type))
+    fams = {"tensor", "system", "tile"};
+  else
+    fams = {"system", "tensor", "tile"};
   for (const std::string& fam : fams) {
     std::string cand = (pld ? "pld." : "") + fam + "." + base;
     if (const OpDef* op = OpRegistry::Global().Find(cand)) {

@@ -70,10 +70,10 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
       if (!a || !b) return;
       const Expr* v = nullptr;
       static const std::pair<const char*, BinaryOp> kOps[] = {
-          {"+", BinaryOp::kAdd}, {"-", BinaryOp::kSub}, {"*", BinaryOp::kMul},
-          {"/", BinaryOp::kDiv}, {"//", BinaryOp::kFloorDiv}, {"%", BinaryOp::kFloorMod},
-          {"**", BinaryOp::kPow}, {"&", BinaryOp::kBitAnd}, {"|", BinaryOp::kBitOr},
-          {"^", BinaryOp::kBitXor}, {"<<", BinaryOp::kShl}, {">>", BinaryOp::kShr}};
+          {"+", BinaryOp::kAdd},    {"-", BinaryOp::kSub},       {"*", BinaryOp::kMul},
+          {"/", BinaryOp::kDiv},    {"//", BinaryOp::kFloorDiv}, {"%", BinaryOp::kFloorMod},
+          {"**", BinaryOp::kPow},   {"&", BinaryOp::kBitAnd},    {"|", BinaryOp::kBitOr},
+          {"^", BinaryOp::kBitXor}, {"<<", BinaryOp::kShl},      {">>", BinaryOp::kShr}};
       if (!Isa<ScalarType>(a->type)) {
         static const std::pair<const char*, const char*> kEw[] = {
             {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}};
@@ -97,8 +97,10 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
       bool ok = true;
       if (s->value) {
         std::vector<const PyExpr*> items;
-        if (s->value->kind == EK::kTuple) items.assign(s->value->items.begin(), s->value->items.end());
-        else items.push_back(s->value);
+        if (s->value->kind == EK::kTuple)
+          items.assign(s->value->items.begin(), s->value->items.end());
+        else
+          items.push_back(s->value);
         for (const PyExpr* x : items) {
           const Expr* v = LowerExpr(x);
           ok &= v != nullptr;
@@ -140,7 +142,8 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
     }
     case SK::kPass:
     case SK::kImport:
-      if (s->kind == SK::kImport) Error(s->span, "import statements are only allowed at module level");
+      if (s->kind == SK::kImport)
+        Error(s->span, "import statements are only allowed at module level");
       return;
     case SK::kBreak:
     case SK::kContinue: {
@@ -149,8 +152,10 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
         Error(s->span, fmt::format("'{}' outside a loop", brk ? "break" : "continue"));
         return;
       }
-      if (brk) out->push_back(ctx_.Make<BreakStmt>(s->span));
-      else out->push_back(ctx_.Make<ContinueStmt>(s->span));
+      if (brk)
+        out->push_back(ctx_.Make<BreakStmt>(s->span));
+      else
+        out->push_back(ctx_.Make<ContinueStmt>(s->span));
       return;
     }
     case SK::kIf:
@@ -165,8 +170,9 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
       const Stmt* body = LowerBlock(s->body, s->span);
       --loop_depth_;
       yield_ctx_ = saved;
-      if (c) out->push_back(ctx_.Make<WhileStmt>(c, std::vector<const IterArg*>{}, body,
-                                                 std::vector<const Var*>{}, s->span));
+      if (c)
+        out->push_back(ctx_.Make<WhileStmt>(c, std::vector<const IterArg*>{}, body,
+                                            std::vector<const Var*>{}, s->span));
       return;
     }
     case SK::kWith:
@@ -255,19 +261,22 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
       DataType dt = Cast<ScalarType>(ann)->dtype;
       double fv = Isa<ConstInt>(value) ? double(Cast<ConstInt>(value)->value)
                                        : Cast<ConstFloat>(value)->value;
-      if (IsFloat(dt)) value = ctx_.Float(fv, dt, value->span);
+      if (IsFloat(dt))
+        value = ctx_.Float(fv, dt, value->span);
       else if (Isa<ConstInt>(value) && dt != DataType::kBool)
         value = ctx_.Int(Cast<ConstInt>(value)->value, dt, value->span);
-      else value = nullptr;
+      else
+        value = nullptr;
       if (!value) {
-        Error(annotation->span, fmt::format("cannot give a float literal the integer type {}",
-                                            TypeToString(ann)));
+        Error(annotation->span,
+              fmt::format("cannot give a float literal the integer type {}", TypeToString(ann)));
         Poison(name, name_span);
         return;
       }
       t = value->type;
-    } else if (ta && td && ta->dtype == td->dtype && TypeEq(
-                   ctx_.Make<TileType>(ta->shape, ta->dtype), ctx_.Make<TileType>(td->shape, td->dtype)) &&
+    } else if (ta && td && ta->dtype == td->dtype &&
+               TypeEq(ctx_.Make<TileType>(ta->shape, ta->dtype),
+                      ctx_.Make<TileType>(td->shape, td->dtype)) &&
                (!ta->memory_space || !td->memory_space || ta->memory_space == td->memory_space) &&
                (!ta->view || !td->view ||
                 TypeEq(ctx_.Make<TileType>(ta->shape, ta->dtype, std::nullopt, ta->view),
@@ -300,8 +309,7 @@ void Lowerer::BindAssign(const std::string& name, Span name_span, const PyExpr* 
   // Var (inside a block the name already names a copy: CopyParamsAssignedWithin).
   bool is_param = prev && std::find(cur_fn_->params.begin(), cur_fn_->params.end(), prev) !=
                               cur_fn_->params.end();
-  if (prev && Isa<Var>(prev) && !is_param && !poisoned_.count(prev) &&
-      SameValueType(prev->type, t))
+  if (prev && Isa<Var>(prev) && !is_param && !poisoned_.count(prev) && SameValueType(prev->type, t))
     var = prev;
   if (!var) var = ctx_.NewVar(name, t, name_span);
   out->push_back(ctx_.Make<AssignStmt>(var, value, s));
@@ -372,15 +380,16 @@ void Lowerer::LowerYield(const PyStmt* s, const PyExpr* call, std::vector<const 
   }
   if (!names.empty()) {
     if (!yield_ctx_) {
-      Error(s->span, "`x = pl.yield_(...)` is only allowed directly in an if/else branch or a "
-                     "loop body");
+      Error(s->span,
+            "`x = pl.yield_(...)` is only allowed directly in an if/else branch or a "
+            "loop body");
       ok = false;
     } else if (yield_ctx_->found) {
       Error(s->span, "a block may contain only one `= pl.yield_(...)`");
       ok = false;
     } else if (names.size() != vals.size()) {
-      Error(s->span, fmt::format("pl.yield_ gives {} value{} but {} name{} assigned",
-                                 vals.size(), vals.size() == 1 ? "" : "s", names.size(),
+      Error(s->span, fmt::format("pl.yield_ gives {} value{} but {} name{} assigned", vals.size(),
+                                 vals.size() == 1 ? "" : "s", names.size(),
                                  names.size() == 1 ? " is" : "s are"));
       ok = false;
     }

@@ -40,14 +40,16 @@ void Lowerer::LowerSubscriptAssign(const PyStmt* s, std::vector<const Stmt*>* ou
   const TensorType* tt = AsTensorTypeLike(base->type);
   const TileType* tile = As<TileType>(base->type);
   if (!tt && !tile) {
-    Error(name->span, fmt::format("{} ('{}' has type {})", kUnsupported, name->str,
-                                  TypeToString(base->type)));
+    Error(name->span,
+          fmt::format("{} ('{}' has type {})", kUnsupported, name->str, TypeToString(base->type)));
     return;
   }
   size_t rank = tt ? tt->rank() : tile->rank();
   std::vector<const PyExpr*> idx;
-  if (t->b->kind == EK::kTuple && !t->b->parenthesized) idx.assign(t->b->items.begin(), t->b->items.end());
-  else idx.push_back(t->b);
+  if (t->b->kind == EK::kTuple && !t->b->parenthesized)
+    idx.assign(t->b->items.begin(), t->b->items.end());
+  else
+    idx.push_back(t->b);
   if (idx.size() > rank) {
     Error(t->b->span, fmt::format("too many indices: {} for a rank-{} value", idx.size(), rank));
     return;
@@ -72,8 +74,8 @@ void Lowerer::LowerSubscriptAssign(const PyStmt* s, std::vector<const Stmt*>* ou
   auto bind = [&](const char* opname, std::vector<const Expr*> args, std::vector<Span> spans) {
     const OpDef* op = FindOpOrReport(text::PrintedOpName(opname), s->span);
     if (!op) return;
-    const Expr* call = MakeOpCall(ctx_, *op, std::move(args), {}, {}, s->span, diag_,
-                                  std::move(spans));
+    const Expr* call =
+        MakeOpCall(ctx_, *op, std::move(args), {}, {}, s->span, diag_, std::move(spans));
     if (!call) return;
     BindAssign(name->str, name->span, nullptr, call, s->span, out);
   };
@@ -86,8 +88,9 @@ void Lowerer::LowerSubscriptAssign(const PyStmt* s, std::vector<const Stmt*>* ou
     return;
   }
   if (tile) {
-    Error(t->span, "assignment to a region of a tile is not supported; only an element "
-                   "(t[i, j] = scalar) can be assigned");
+    Error(t->span,
+          "assignment to a region of a tile is not supported; only an element "
+          "(t[i, j] = scalar) can be assigned");
     return;
   }
   SubscriptRegion reg;

@@ -53,11 +53,17 @@ struct FatalError {};
 
 std::string Describe(const Token& t) {
   switch (t.kind) {
-    case Tok::kName: return fmt::format("name '{}'", t.text);
-    case Tok::kOp: return fmt::format("'{}'", t.text);
-    case Tok::kInt: case Tok::kFloat: return fmt::format("number {}", t.text);
-    case Tok::kString: return "string literal";
-    default: return std::string(TokKindName(t.kind));
+    case Tok::kName:
+      return fmt::format("name '{}'", t.text);
+    case Tok::kOp:
+      return fmt::format("'{}'", t.text);
+    case Tok::kInt:
+    case Tok::kFloat:
+      return fmt::format("number {}", t.text);
+    case Tok::kString:
+      return "string literal";
+    default:
+      return std::string(TokKindName(t.kind));
   }
 }
 
@@ -218,8 +224,8 @@ class SyntaxParser {
     e->depth = std::max(e->depth, child_depth + 1);
     if (e->depth > kMaxExprDepth) {
       ok_ = false;
-      diag_.Add(e->span, fmt::format("expression too deep (limit {} nested operations)",
-                                       kMaxExprDepth));
+      diag_.Add(e->span,
+                fmt::format("expression too deep (limit {} nested operations)", kMaxExprDepth));
       throw FatalError{};
     }
   }
@@ -282,9 +288,18 @@ class SyntaxParser {
     const Span sp = t.span;  // kept: `t` may leave the ring while the expression is parsed
     if (t.Is(Tok::kName) && text::IsPythonKeyword(t.text)) {
       std::string_view n = t.text;
-      if (n == "pass") { Next(); return pool_.NewStmt(SK::kPass, sp); }
-      if (n == "break") { Next(); return pool_.NewStmt(SK::kBreak, sp); }
-      if (n == "continue") { Next(); return pool_.NewStmt(SK::kContinue, sp); }
+      if (n == "pass") {
+        Next();
+        return pool_.NewStmt(SK::kPass, sp);
+      }
+      if (n == "break") {
+        Next();
+        return pool_.NewStmt(SK::kBreak, sp);
+      }
+      if (n == "continue") {
+        Next();
+        return pool_.NewStmt(SK::kContinue, sp);
+      }
       if (n == "return") {
         Next();
         PyStmt* s = pool_.NewStmt(SK::kReturn, sp);
@@ -297,8 +312,8 @@ class SyntaxParser {
         return pool_.NewStmt(SK::kImport, sp);
       }
       static constexpr std::string_view kUnsupported[] = {
-          "global", "nonlocal", "del", "assert", "raise", "yield", "lambda", "await",
-          "elif", "else", "except", "finally"};
+          "global", "nonlocal", "del",  "assert", "raise",  "yield",
+          "lambda", "await",    "elif", "else",   "except", "finally"};
       for (std::string_view u : kUnsupported)
         if (n == u)
           Fail(t, u == "elif" || u == "else" || u == "except" || u == "finally"
@@ -327,14 +342,15 @@ class SyntaxParser {
         const size_t ann_tok = i_;
         s->annotation = Test();
         const Token& last = ts_.At(i_ - 1);
-        s->annotation_text =
-            std::string_view(ann_begin, static_cast<size_t>(last.text.data() +
-                                                            last.text.size() - ann_begin));
+        s->annotation_text = std::string_view(
+            ann_begin, static_cast<size_t>(last.text.data() + last.text.size() - ann_begin));
         RememberAnnotation(s->annotation, s->annotation_text, i_ - ann_tok, ann_span);
       }
-      if (AcceptOp("=")) s->value = TestList();
-      else Fail(Peek(), fmt::format("expected '=' after the annotation of '{}', found {}",
-                                    first->str, Describe(Peek())));
+      if (AcceptOp("="))
+        s->value = TestList();
+      else
+        Fail(Peek(), fmt::format("expected '=' after the annotation of '{}', found {}", first->str,
+                                 Describe(Peek())));
       return s;
     }
     if (Peek().IsOp("=")) {
@@ -343,12 +359,13 @@ class SyntaxParser {
       s->target = first;
       s->value = TestList();
       if (Peek().IsOp("="))
-        Fail(Peek(), "chained assignment (`a = b = c`) is not supported; assign one name at a "
-                     "time");
+        Fail(Peek(),
+             "chained assignment (`a = b = c`) is not supported; assign one name at a "
+             "time");
       return s;
     }
-    static constexpr std::string_view kAug[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=",
-                                                "&=", "|=", "^=", "<<=", ">>="};
+    static constexpr std::string_view kAug[] = {
+        "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
     for (std::string_view a : kAug) {
       if (Peek().IsOp(a)) {
         Next();
@@ -457,14 +474,14 @@ class SyntaxParser {
       Next();
       decos.push_back(Test());
       if (!Peek().Is(Tok::kNewline))
-        Fail(Peek(), fmt::format("expected end of line after decorator, found {}",
-                                 Describe(Peek())));
+        Fail(Peek(),
+             fmt::format("expected end of line after decorator, found {}", Describe(Peek())));
       Next();
     }
     if (Peek().IsName("def")) return Def(std::move(decos));
     if (Peek().IsName("class")) return Class(std::move(decos));
-    Fail(Peek(), fmt::format("expected 'def' or 'class' after decorator, found {}",
-                             Describe(Peek())));
+    Fail(Peek(),
+         fmt::format("expected 'def' or 'class' after decorator, found {}", Describe(Peek())));
   }
 
   PyStmt* Def(std::vector<PyExpr*> decos) {
@@ -561,8 +578,8 @@ class SyntaxParser {
     PyStmt* s = pool_.NewStmt(SK::kFor, Next().span);
     s->target = TargetList();
     if (!AcceptName("in"))
-      Fail(Peek(), fmt::format("expected 'in' after the for-loop target, found {}",
-                               Describe(Peek())));
+      Fail(Peek(),
+           fmt::format("expected 'in' after the for-loop target, found {}", Describe(Peek())));
     s->value = TestList();
     Block(&s->body, "for header");
     if (Peek().IsName("else")) Fail(Peek(), "for-else is not supported in IR text");
@@ -629,18 +646,24 @@ class SyntaxParser {
   }
   bool EndOfTestList() const {
     const Token& t = Peek();
-    return t.Is(Tok::kNewline) || t.Is(Tok::kEof) || t.IsOp(")") || t.IsOp("]") ||
-           t.IsOp("}") || t.IsOp("=") || t.IsOp(":") || t.IsOp(";");
+    return t.Is(Tok::kNewline) || t.Is(Tok::kEof) || t.IsOp(")") || t.IsOp("]") || t.IsOp("}") ||
+           t.IsOp("=") || t.IsOp(":") || t.IsOp(";");
   }
 
   // A token the precedence descent below would hand straight to Primary (no
   // `not`, no unary operator in front).
   static bool StartsPrimary(const Token& t) {
     switch (t.kind) {
-      case Tok::kInt: case Tok::kFloat: case Tok::kString: return true;
-      case Tok::kName: return t.text != "not";
-      case Tok::kOp: return t.IsOp("(") || t.IsOp("[") || t.IsOp("{") || t.IsOp("...");
-      default: return false;
+      case Tok::kInt:
+      case Tok::kFloat:
+      case Tok::kString:
+        return true;
+      case Tok::kName:
+        return t.text != "not";
+      case Tok::kOp:
+        return t.IsOp("(") || t.IsOp("[") || t.IsOp("{") || t.IsOp("...");
+      default:
+        return false;
     }
   }
   // A token no level of the descent consumes after an operand.
@@ -649,8 +672,15 @@ class SyntaxParser {
     if (n.Is(Tok::kNewline)) return true;
     if (!n.Is(Tok::kOp) || n.text.size() != 1) return false;
     switch (n.text[0]) {
-      case ',': case ')': case ']': case '}': case '=': case ':': return true;
-      default: return false;
+      case ',':
+      case ')':
+      case ']':
+      case '}':
+      case '=':
+      case ':':
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -665,8 +695,9 @@ class SyntaxParser {
     }
     PyExpr* e = OrTest();
     if (Peek().IsName("if"))
-      Fail(Peek(), "conditional expressions (`a if c else b`) are not supported; use an if "
-                   "statement with pl.yield_");
+      Fail(Peek(),
+           "conditional expressions (`a if c else b`) are not supported; use an if "
+           "statement with pl.yield_");
     return e;
   }
 
@@ -730,9 +761,20 @@ class SyntaxParser {
       if (!Peek().Is(Tok::kOp)) return e;
       // Cheap reject: most operator tokens here are `,` `)` `]` `=` `:`.
       switch (Peek().text[0]) {
-        case '|': case '^': case '&': case '<': case '>': case '+': case '-': case '*':
-        case '/': case '%': case '@': break;
-        default: return e;
+        case '|':
+        case '^':
+        case '&':
+        case '<':
+        case '>':
+        case '+':
+        case '-':
+        case '*':
+        case '/':
+        case '%':
+        case '@':
+          break;
+        default:
+          return e;
       }
       std::string_view found;
       for (std::string_view o : ops)
@@ -757,13 +799,14 @@ class SyntaxParser {
       Nest guard(this, t);
       Span sp = Next().span;
       // `-5` / `-1.5` fold into negative literals (the printer relies on it).
-      if (t.IsOp("-") && (Peek().Is(Tok::kInt) || Peek().Is(Tok::kFloat)) &&
-          !Peek(1).IsOp("**") && !Peek(1).IsOp(".") && !Peek(1).IsOp("(") &&
-          !Peek(1).IsOp("[")) {
+      if (t.IsOp("-") && (Peek().Is(Tok::kInt) || Peek().Is(Tok::kFloat)) && !Peek(1).IsOp("**") &&
+          !Peek(1).IsOp(".") && !Peek(1).IsOp("(") && !Peek(1).IsOp("[")) {
         PyExpr* lit = Atom();
         lit->span = sp;
-        if (lit->kind == EK::kInt) lit->neg = !lit->neg;
-        else lit->fval = -lit->fval;
+        if (lit->kind == EK::kInt)
+          lit->neg = !lit->neg;
+        else
+          lit->fval = -lit->fval;
         return lit;
       }
       PyExpr* e = Node(EK::kUnary, sp, Factor());
@@ -832,8 +875,7 @@ class SyntaxParser {
       } else if (Peek().IsOp("**") || Peek().IsOp("*")) {
         Fail(Peek(), "argument unpacking ('*' / '**') is not supported in IR text");
       } else {
-        if (!call->kwargs.empty())
-          Fail(Peek(), "positional argument follows keyword argument");
+        if (!call->kwargs.empty()) Fail(Peek(), "positional argument follows keyword argument");
         PyExpr* a = Test();
         if (Peek().IsOp(":=")) Fail(Peek(), "assignment expressions (':=') are not supported");
         SetDepth(call, a->depth);
@@ -919,8 +961,7 @@ class SyntaxParser {
         return first;
       }
       if (!Peek().IsOp(","))
-        Fail(Peek(), fmt::format("expected ')' or ',' in parentheses, found {}",
-                                 Describe(Peek())));
+        Fail(Peek(), fmt::format("expected ')' or ',' in parentheses, found {}", Describe(Peek())));
       PyExpr* tup = Node(EK::kTuple, sp);
       tup->items.push_back(first);
       SetDepth(tup, first->depth);
@@ -968,11 +1009,11 @@ class SyntaxParser {
   HeldErrors& diag_;
   Mode mode_;
   std::vector<PyStmt*>* skipped_;  // kOutline: the defs whose bodies were skipped
-  PyExpr* pending_ = nullptr;  // a primary already parsed by Test (see there)
+  PyExpr* pending_ = nullptr;      // a primary already parsed by Test (see there)
   bool ok_ = true;
   int nest_ = 0;
   int block_depth_ = 0;
-  int lenient_ = 0;  // > 0: syntax errors drop the statement without a diagnostic
+  int lenient_ = 0;             // > 0: syntax errors drop the statement without a diagnostic
   PyExpr* prev_ann_ = nullptr;  // see RememberAnnotation
   std::string_view prev_ann_text_;
   size_t prev_ann_ntok_ = 0;

@@ -13,16 +13,18 @@ namespace pypto::ir::parser {
 
 bool Lowerer::LowerTaskDeps(const PyExpr* deps, AttrList* attrs) {
   if (deps->kind != EK::kList && deps->kind != EK::kTuple) {
-    Error(deps->span, "pl.at: deps= must be a list of task ids, e.g. deps=[t] where `t` is bound "
-                      "by an earlier `with pl.at(...) as t:`");
+    Error(deps->span,
+          "pl.at: deps= must be a list of task ids, e.g. deps=[t] where `t` is bound "
+          "by an earlier `with pl.at(...) as t:`");
     return false;
   }
   bool ok = true;
   std::vector<Attr> names;
   for (const PyExpr* d : deps->items) {
     if (d->kind != EK::kName) {
-      Error(d->span, "pl.at: deps= entries must be task id names bound by `with pl.at(...) as "
-                     "name:`");
+      Error(d->span,
+            "pl.at: deps= entries must be task id names bound by `with pl.at(...) as "
+            "name:`");
       ok = false;
       continue;
     }

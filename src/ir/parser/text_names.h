@@ -18,53 +18,87 @@ inline bool IsPythonKeyword(std::string_view s) {
   switch (s.size()) {
     case 2:
       switch (s[0]) {
-        case 'a': return s[1] == 's';
-        case 'i': return s[1] == 'f' || s[1] == 'n' || s[1] == 's';
-        case 'o': return s[1] == 'r';
-        default: return false;
+        case 'a':
+          return s[1] == 's';
+        case 'i':
+          return s[1] == 'f' || s[1] == 'n' || s[1] == 's';
+        case 'o':
+          return s[1] == 'r';
+        default:
+          return false;
       }
     case 3:
       switch (s[0]) {
-        case 'a': return is("and");
-        case 'd': return is("def") || is("del");
-        case 'f': return is("for");
-        case 'n': return is("not");
-        case 't': return is("try");
-        default: return false;
+        case 'a':
+          return is("and");
+        case 'd':
+          return is("def") || is("del");
+        case 'f':
+          return is("for");
+        case 'n':
+          return is("not");
+        case 't':
+          return is("try");
+        default:
+          return false;
       }
     case 4:
       switch (s[0]) {
-        case 'N': return is("None");
-        case 'T': return is("True");
-        case 'e': return is("elif") || is("else");
-        case 'f': return is("from");
-        case 'p': return is("pass");
-        case 'w': return is("with");
-        default: return false;
+        case 'N':
+          return is("None");
+        case 'T':
+          return is("True");
+        case 'e':
+          return is("elif") || is("else");
+        case 'f':
+          return is("from");
+        case 'p':
+          return is("pass");
+        case 'w':
+          return is("with");
+        default:
+          return false;
       }
     case 5:
       switch (s[0]) {
-        case 'F': return is("False");
-        case 'a': return is("async") || is("await");
-        case 'b': return is("break");
-        case 'c': return is("class");
-        case 'r': return is("raise");
-        case 'w': return is("while");
-        case 'y': return is("yield");
-        default: return false;
+        case 'F':
+          return is("False");
+        case 'a':
+          return is("async") || is("await");
+        case 'b':
+          return is("break");
+        case 'c':
+          return is("class");
+        case 'r':
+          return is("raise");
+        case 'w':
+          return is("while");
+        case 'y':
+          return is("yield");
+        default:
+          return false;
       }
     case 6:
       switch (s[0]) {
-        case 'a': return is("assert");
-        case 'e': return is("except");
-        case 'g': return is("global");
-        case 'i': return is("import");
-        case 'l': return is("lambda");
-        case 'r': return is("return");
-        default: return false;
+        case 'a':
+          return is("assert");
+        case 'e':
+          return is("except");
+        case 'g':
+          return is("global");
+        case 'i':
+          return is("import");
+        case 'l':
+          return is("lambda");
+        case 'r':
+          return is("return");
+        default:
+          return false;
       }
-    case 7: return is("finally");
-    default: return is("continue") || is("nonlocal");
+    case 7:
+      return is("finally");
+    default:
+      return is("continue") || is("nonlocal");
   }
 }
 

@@ -14,8 +14,10 @@ namespace {
 std::vector<const PyExpr*> SubscriptItems(const PyExpr* idx) {
   std::vector<const PyExpr*> v;
   if (!idx) return v;
-  if (idx->kind == EK::kTuple && !idx->parenthesized) v.assign(idx->items.begin(), idx->items.end());
-  else v.push_back(idx);
+  if (idx->kind == EK::kTuple && !idx->parenthesized)
+    v.assign(idx->items.begin(), idx->items.end());
+  else
+    v.push_back(idx);
   return v;
 }
 
@@ -29,14 +31,22 @@ bool ExprListEq(const std::vector<const Expr*>& a, const std::vector<const Expr*
 bool AttrEq(const Attr& a, const Attr& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case Attr::Kind::kNone: return true;
-    case Attr::Kind::kInt: return a.i == b.i;
-    case Attr::Kind::kEnum: return a.i == b.i && a.enum_kind == b.enum_kind;
-    case Attr::Kind::kFloat: return a.f == b.f;
-    case Attr::Kind::kBool: return a.b == b.b;
-    case Attr::Kind::kString: return a.s == b.s;
-    case Attr::Kind::kDType: return a.dtype == b.dtype;
-    case Attr::Kind::kExpr: return Lowerer::ExprEq(a.expr, b.expr);
+    case Attr::Kind::kNone:
+      return true;
+    case Attr::Kind::kInt:
+      return a.i == b.i;
+    case Attr::Kind::kEnum:
+      return a.i == b.i && a.enum_kind == b.enum_kind;
+    case Attr::Kind::kFloat:
+      return a.f == b.f;
+    case Attr::Kind::kBool:
+      return a.b == b.b;
+    case Attr::Kind::kString:
+      return a.s == b.s;
+    case Attr::Kind::kDType:
+      return a.dtype == b.dtype;
+    case Attr::Kind::kExpr:
+      return Lowerer::ExprEq(a.expr, b.expr);
     case Attr::Kind::kList:
       if (a.list.size() != b.list.size()) return false;
       for (size_t i = 0; i < a.list.size(); ++i)
@@ -324,14 +334,16 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
       if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TensorView")) {
         TensorView v;
         for (const Keyword& kw : x->kwargs) {
-          if (kw.name == "stride") v.stride = sp.Shape(kw.value, "TensorView stride");
-          else if (kw.name == "valid_shape") v.valid_shape = sp.Shape(kw.value, "TensorView valid_shape");
+          if (kw.name == "stride")
+            v.stride = sp.Shape(kw.value, "TensorView stride");
+          else if (kw.name == "valid_shape")
+            v.valid_shape = sp.Shape(kw.value, "TensorView valid_shape");
           else if (kw.name == "layout" || kw.name == "pad") {
             auto ev = EnumOf(kw.value);
             EnumKind want = kw.name == "layout" ? EnumKind::kTensorLayout : EnumKind::kPadValue;
             if (!ev || ev->first != want) {
-              Error(kw.value->span, fmt::format("pl.TensorView: '{}' must be a {} value",
-                                                kw.name, GetEnumDesc(want).prefix));
+              Error(kw.value->span, fmt::format("pl.TensorView: '{}' must be a {} value", kw.name,
+                                                GetEnumDesc(want).prefix));
               sp.ok = false;
             } else if (kw.name == "layout") {
               v.layout = static_cast<TensorLayout>(ev->second);
@@ -353,8 +365,8 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
       } else if (dist && x->kind == EK::kString && x->str.rfind("window_buffer=", 0) == 0) {
         wb = x->str.substr(14);
       } else {
-        Error(x->span, fmt::format("{}: unexpected type argument; expected pl.TensorView(...)",
-                                   what));
+        Error(x->span,
+              fmt::format("{}: unexpected type argument; expected pl.TensorView(...)", what));
         sp.ok = false;
       }
     }
@@ -415,8 +427,9 @@ const Type* Lowerer::LowerType(const PyExpr* e) {
         mem = static_cast<MemorySpace>(ev->second);
         continue;
       }
-      Error(x->span, "pl.Tile: unexpected type argument; expected a memory space (pl.Mem.Vec) "
-                     "then optionally pl.TileView(...)");
+      Error(x->span,
+            "pl.Tile: unexpected type argument; expected a memory space (pl.Mem.Vec) "
+            "then optionally pl.TileView(...)");
       sp.ok = false;
     }
     if (!sp.ok || !dt) return nullptr;

@@ -36,8 +36,8 @@ static bool CheckRowsPerRank(DeduceContext& dc, int idx, const TensorType* t,
   auto rows = StaticInt(t->shape[0]);
   if (!nr || !rows || (*nr > 0 && *rows % *nr == 0)) return true;
   ArgError(dc, idx, {},
-           fmt::format("has shape {} but 'signal' has {} ranks; the layout is {}", ShapeStr(t->shape),
-                       *nr, layout));
+           fmt::format("has shape {} but 'signal' has {} ranks; the layout is {}",
+                       ShapeStr(t->shape), *nr, layout));
   return false;
 }
 
@@ -65,8 +65,9 @@ static const Type* DeduceAllreduce(DeduceContext& dc) {
                                      core_num));
   if (dc.args.size() < 2) {
     if (ring)
-      return dc.Error("mode=\"ring\" requires an explicit signal argument (a [2 * (NR - 1), NR] "
-                      "INT32 window); only mesh signals are synthesized");
+      return dc.Error(
+          "mode=\"ring\" requires an explicit signal argument (a [2 * (NR - 1), NR] "
+          "INT32 window); only mesh signals are synthesized");
     return dc.args[0]->type;
   }
   const DistributedTensorType* sig = ExpectSignal(dc, 1);
@@ -134,15 +135,15 @@ static const Type* DeduceGatherLike(DeduceContext& dc, bool all_to_all) {
   if (!rows_ok || (StaticInt(input->shape[1]) && StaticInt(target->shape[1]) &&
                    !DimEqual(input->shape[1], target->shape[1])))
     return ArgError(dc, 0, {},
-                    fmt::format("has shape {} but 'target' is {}; expected {}", ShapeStr(input->shape),
-                                ShapeStr(target->shape),
+                    fmt::format("has shape {} but 'target' is {}; expected {}",
+                                ShapeStr(input->shape), ShapeStr(target->shape),
                                 all_to_all ? "the same [NR, SIZE] shape"
                                            : "[1, SIZE] or [NR, SIZE] with the same SIZE"));
   auto nr = StaticNr(sig), trows = StaticInt(target->shape[0]);
   if (nr && trows && *nr != *trows)
-    return ArgError(dc, 1, {},
-                    fmt::format("has {} rows but 'signal' has {} ranks; target is [NR, SIZE]",
-                                *trows, *nr));
+    return ArgError(
+        dc, 1, {},
+        fmt::format("has {} rows but 'signal' has {} ranks; target is [NR, SIZE]", *trows, *nr));
   return dc.args[1]->type;
 }
 
@@ -165,10 +166,9 @@ static const Type* DeduceAllToAllV(DeduceContext& dc) {
     for (int b = a + 1; b < 5; ++b)
       if (!ExpectDistinct(dc, a, b)) return nullptr;
   if (!ExpectRank(dc, 0, input, 2, "[NR * MAX_RECV, SIZE]") ||
-      !ExpectRank(dc, 1, target, 2, "[NR * MAX_RECV, SIZE]") ||
-      !CheckPackedLayout(dc, 0, input) || !CheckPackedLayout(dc, 1, target) ||
-      !ExpectNrSignalShape(dc, 2, sig, false) || !CheckCountsShape(dc, 3, send, true) ||
-      !CheckCountsShape(dc, 4, recv, false))
+      !ExpectRank(dc, 1, target, 2, "[NR * MAX_RECV, SIZE]") || !CheckPackedLayout(dc, 0, input) ||
+      !CheckPackedLayout(dc, 1, target) || !ExpectNrSignalShape(dc, 2, sig, false) ||
+      !CheckCountsShape(dc, 3, send, true) || !CheckCountsShape(dc, 4, recv, false))
     return nullptr;
   if (input->dtype != target->dtype)
     return ArgError(dc, 0, {},
@@ -188,12 +188,14 @@ static const Type* DeduceAllToAllV(DeduceContext& dc) {
 
 void RegisterCollectiveOps(OpRegistry& r) {
   r.Register("pld.tensor.allreduce")
-      .Doc("Reduces every rank's window slice in place (mode \"mesh\" or \"ring\"); returns "
-           "target's type. Without a signal (host, mesh only) one is synthesized.")
+      .Doc(
+          "Reduces every rank's window slice in place (mode \"mesh\" or \"ring\"); returns "
+          "target's type. Without a signal (host, mesh only) one is synthesized.")
       .Category("DistributedOp")
       .Arg("target", "window-bound FP16/FP32 DistributedTensor (InOut)")
-      .OptionalArg("signal", "INT32 signal: mesh [NR] / [NR, stride>=core_num]; ring "
-                             "[2*(NR-1)(+1), NR]")
+      .OptionalArg("signal",
+                   "INT32 signal: mesh [NR] / [NR, stride>=core_num]; ring "
+                   "[2*(NR-1)(+1), NR]")
       .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
       .Kwarg("mode", KwargType::kString, "\"mesh\" or \"ring\"", Attr::Str("mesh"))
       .Kwarg("core_num", KwargType::kInt, "AIV blocks per rank (host mesh only)", Attr::Int(1))
@@ -219,8 +221,9 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite);
 
   r.Register("pld.tensor.reduce_scatter")
-      .Doc("Reduces (op: Sum, Max, Min or Prod) [NR, SIZE] window slices and scatters row r to "
-           "rank r; returns target's type.")
+      .Doc(
+          "Reduces (op: Sum, Max, Min or Prod) [NR, SIZE] window slices and scatters row r to "
+          "rank r; returns target's type.")
       .Category("DistributedOp")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (InOut)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
@@ -230,8 +233,9 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite);
 
   r.Register("pld.tensor.allgather")
-      .Doc("Gathers every rank's [1, SIZE] chunk into the [NR, SIZE] window `target`; returns "
-           "target's type.")
+      .Doc(
+          "Gathers every rank's [1, SIZE] chunk into the [NR, SIZE] window `target`; returns "
+          "target's type.")
       .Category("DistributedOp")
       .Arg("local_data", "local [1, SIZE] chunk (Tensor or DistributedTensor)")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (result)")
@@ -241,8 +245,9 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(2, ArgEffect::kReadWrite);
 
   r.Register("pld.tensor.all_to_all")
-      .Doc("Symmetric personalised exchange: row d of every rank's input lands in row r of "
-           "rank d's window; returns target's type.")
+      .Doc(
+          "Symmetric personalised exchange: row d of every rank's input lands in row r of "
+          "rank d's window; returns target's type.")
       .Category("DistributedOp")
       .Arg("input", "local [NR, SIZE] (Tensor or DistributedTensor)")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (result)")
@@ -252,8 +257,9 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(2, ArgEffect::kReadWrite);
 
   r.Register("pld.tensor.all_to_all_v")
-      .Doc("Variable-size all-to-all: pushes clamp(send_counts[d], 0, MAX_RECV) rows to each "
-           "rank d and publishes the count into recv_counts; returns target's type.")
+      .Doc(
+          "Variable-size all-to-all: pushes clamp(send_counts[d], 0, MAX_RECV) rows to each "
+          "rank d and publishes the count into recv_counts; returns target's type.")
       .Category("DistributedOp")
       .Arg("input", "packed [NR * MAX_RECV, SIZE] (Tensor or DistributedTensor)")
       .Arg("target", "window-bound packed [NR * MAX_RECV, SIZE] (result)")

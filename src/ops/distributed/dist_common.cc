@@ -77,7 +77,7 @@ bool ExpectAnyScalar(DeduceContext& dc, int idx, std::string_view name) {
 }
 
 const MakeTuple* ExpectIndexTupleOf(DeduceContext& dc, int idx, size_t rank, const std::string& of,
-                                  std::string_view name) {
+                                    std::string_view name) {
   const Expr* e = dc.args[static_cast<size_t>(idx)];
   const auto* tup = As<MakeTuple>(e);
   if (!tup) {
@@ -109,8 +109,8 @@ std::optional<int> EnumKw(DeduceContext& dc, std::string_view key, EnumKind kind
   if (!a) return def;
   int v = static_cast<int>(a->i);
   if (!EnumValueInRange(kind, v)) {
-    dc.KwargError(key, fmt::format("value {} is not a member of {}", a->i,
-                                   GetEnumDesc(kind).prefix));
+    dc.KwargError(key,
+                  fmt::format("value {} is not a member of {}", a->i, GetEnumDesc(kind).prefix));
     return std::nullopt;
   }
   return v;
@@ -127,8 +127,11 @@ std::string StrKw(const DeduceContext& dc, std::string_view key, std::string def
 
 bool CheckAtomicAddDtype(DeduceContext& dc, int idx, std::string_view name, DataType dt) {
   switch (dt) {
-    case DataType::kFP32: case DataType::kFP16: case DataType::kInt32:
-    case DataType::kInt16: case DataType::kInt8:
+    case DataType::kFP32:
+    case DataType::kFP16:
+    case DataType::kInt32:
+    case DataType::kInt16:
+    case DataType::kInt8:
       return true;
     case DataType::kBF16:
       if (dc.ctx.target_arch == "a2a3") return true;
@@ -241,9 +244,9 @@ std::optional<Transfer> CheckTransfer(DeduceContext& dc, const TransferArgs& a) 
   for (size_t k = 0; k < rank; ++k) {
     auto v = StaticInt(shp->elements[k]);
     if (v && *v <= 0) {
-      ArgError(dc, a.shape, a.shape_name,
-               fmt::format("element {} is {}; every static transfer extent must be positive", k,
-                           *v));
+      ArgError(
+          dc, a.shape, a.shape_name,
+          fmt::format("element {} is {}; every static transfer extent must be positive", k, *v));
       return std::nullopt;
     }
   }
@@ -394,8 +397,9 @@ bool CheckPackedLayout(DeduceContext& dc, int idx, const TensorType* t) {
 
 bool CheckCountsShape(DeduceContext& dc, int idx, const TensorType* t, bool allow_rank1) {
   if (t->dtype != DataType::kInt32) {
-    ArgError(dc, idx, {},
-             fmt::format("must have element type pl.INT32 (row counts), got {}", DTypeStr(t->dtype)));
+    ArgError(
+        dc, idx, {},
+        fmt::format("must have element type pl.INT32 (row counts), got {}", DTypeStr(t->dtype)));
     return false;
   }
   bool ok = t->rank() == 2 || (allow_rank1 && t->rank() == 1);

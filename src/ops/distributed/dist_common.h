@@ -34,11 +34,11 @@ namespace pypto::ir::dist {
 // pypto/ir/op_utils.h; these are the distributed-specific ones.
 
 // ---- spelling ---------------------------------------------------------------
-std::string Ty(const Type* t);                 // DSL spelling via ir::TypeToString
-std::string EnumName(EnumKind k, int64_t v);   // "pld.WaitCmp.Ge" (or the raw int)
+std::string Ty(const Type* t);                // DSL spelling via ir::TypeToString
+std::string EnumName(EnumKind k, int64_t v);  // "pld.WaitCmp.Ge" (or the raw int)
 
 // ---- expression queries -----------------------------------------------------
-bool IsIntScalarType(const Type* t);  // Scalar of an integer dtype (not BOOL)
+bool IsIntScalarType(const Type* t);        // Scalar of an integer dtype (not BOOL)
 const Shape& ValidOf(const TensorType* t);  // view valid_shape, else shape
 
 // ---- reporting ----------------------------------------------------------------
@@ -59,7 +59,7 @@ bool ExpectAnyScalar(DeduceContext& dc, int idx, std::string_view name = {});
 // A [a, b, ...] tuple of integer scalars with exactly `rank` elements (the rank
 // of `of`, e.g. "'target'").
 const MakeTuple* ExpectIndexTupleOf(DeduceContext& dc, int idx, size_t rank, const std::string& of,
-                                  std::string_view name = {});
+                                    std::string_view name = {});
 
 // ---- kwargs -------------------------------------------------------------------
 // The enum payload of kwarg `key` (default when absent), reported and nullopt

@@ -61,9 +61,10 @@ static bool CheckChunkKwargs(DeduceContext& dc, int64_t rows, int64_t cols) {
 static const Type* DeduceTensorTransfer(DeduceContext& dc, bool is_put) {
   size_t n = dc.args.size();
   if (n != 3 && n != 6)
-    return dc.Error(fmt::format("dst_offsets, src_offsets and shape must be given all together "
-                                "(got {} of the 3); omit all three for a full-slice transfer",
-                                n - 3));
+    return dc.Error(
+        fmt::format("dst_offsets, src_offsets and shape must be given all together "
+                    "(got {} of the 3); omit all three for a full-slice transfer",
+                    n - 3));
   TransferArgs ta;
   ta.dst_is_window = is_put;
   if (n == 6) {
@@ -97,8 +98,8 @@ static const Type* DeduceTensorTransfer(DeduceContext& dc, bool is_put) {
 }
 
 // A staging tile: static 2-D Vec tile of the transfer dtype, within [rows, cols].
-static const TileType* CheckStage(DeduceContext& dc, int idx, std::string_view name,
-                                  DataType dt, const Flat& f) {
+static const TileType* CheckStage(DeduceContext& dc, int idx, std::string_view name, DataType dt,
+                                  const Flat& f) {
   const Type* t = dc.args[static_cast<size_t>(idx)]->type;
   const auto* tile = As<TileType>(t);
   if (!tile) {
@@ -114,7 +115,8 @@ static const TileType* CheckStage(DeduceContext& dc, int idx, std::string_view n
   }
   if (tile->dtype != dt) {
     ArgError(dc, idx, name,
-             fmt::format("has element type {} but the transfer moves {}", DTypeStr(tile->dtype), DTypeStr(dt)));
+             fmt::format("has element type {} but the transfer moves {}", DTypeStr(tile->dtype),
+                         DTypeStr(dt)));
     return nullptr;
   }
   if (tile->rank() != 2) {
@@ -146,8 +148,9 @@ static const TileType* CheckStage(DeduceContext& dc, int idx, std::string_view n
 static const Type* DeduceTileTransfer(DeduceContext& dc, bool is_put) {
   size_t n = dc.args.size();
   if (n == 6)
-    return dc.Error("takes 4, 5, 7 or 8 arguments (dst, peer, src, stage[, stage2][, dst_offsets, "
-                    "src_offsets, shape]), got 6; the region tuples must be given all together");
+    return dc.Error(
+        "takes 4, 5, 7 or 8 arguments (dst, peer, src, stage[, stage2][, dst_offsets, "
+        "src_offsets, shape]), got 6; the region tuples must be given all together");
   TransferOperands layout = DecodeTransferOperands(/*tile_form=*/true, n);
   bool has_stage2 = layout.stage2 >= 0;
   TransferArgs ta;
@@ -181,9 +184,10 @@ static const Type* DeduceTileTransfer(DeduceContext& dc, bool is_put) {
 
 void RegisterPutGetOps(OpRegistry& r) {
   r.Register("pld.tensor.put")
-      .Doc("Writes local `src` into the peer's slice of window-bound `dst` (TPUT), the full slice "
-           "or the region dst_offsets/src_offsets/shape; chunk_rows/chunk_cols shrink the VEC "
-           "staging tile, pipeline=True double-buffers it.")
+      .Doc(
+          "Writes local `src` into the peer's slice of window-bound `dst` (TPUT), the full slice "
+          "or the region dst_offsets/src_offsets/shape; chunk_rows/chunk_cols shrink the VEC "
+          "staging tile, pipeline=True double-buffers it.")
       .Category("DistributedOp")
       .Arg("dst", "window-bound DistributedTensor (peer side)")
       .Arg("peer", "destination rank (integer scalar)")
@@ -201,8 +205,9 @@ void RegisterPutGetOps(OpRegistry& r) {
       .Effect(0, PutDstEffect());
 
   r.Register("pld.tensor.get")
-      .Doc("Reads the peer's slice of window-bound `src` into local `dst` (TGET), the full slice "
-           "or a region; chunk_rows/chunk_cols/pipeline as for put.")
+      .Doc(
+          "Reads the peer's slice of window-bound `src` into local `dst` (TGET), the full slice "
+          "or a region; chunk_rows/chunk_cols/pipeline as for put.")
       .Category("DistributedOp")
       .Arg("dst", "local pl.Tensor or pld.DistributedTensor")
       .Arg("peer", "source rank (integer scalar)")
@@ -219,8 +224,9 @@ void RegisterPutGetOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kWrite);
 
   r.Register("pld.tile.put")
-      .Doc("Internal form of pld.tensor.put with explicit Vec staging tile(s): (dst, peer, src, "
-           "stage[, stage2][, dst_offsets, src_offsets, shape]).")
+      .Doc(
+          "Internal form of pld.tensor.put with explicit Vec staging tile(s): (dst, peer, src, "
+          "stage[, stage2][, dst_offsets, src_offsets, shape]).")
       .Category("DistributedOp")
       .Arg("dst", "window-bound DistributedTensor (peer side)")
       .Arg("peer", "destination rank (integer scalar)")
@@ -237,8 +243,9 @@ void RegisterPutGetOps(OpRegistry& r) {
       .Effect(3, ArgEffect::kReadWrite);
 
   r.Register("pld.tile.get")
-      .Doc("Internal form of pld.tensor.get with explicit Vec staging tile(s): (dst, peer, src, "
-           "stage[, stage2][, dst_offsets, src_offsets, shape]).")
+      .Doc(
+          "Internal form of pld.tensor.get with explicit Vec staging tile(s): (dst, peer, src, "
+          "stage[, stage2][, dst_offsets, src_offsets, shape]).")
       .Category("DistributedOp")
       .Arg("dst", "local pl.Tensor or pld.DistributedTensor")
       .Arg("peer", "source rank (integer scalar)")

@@ -66,9 +66,9 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
                       fmt::format("element {} is {}; tile dimensions must be positive", k, *s));
     auto o = StaticInt(off->elements[k]);
     if (o && *o < 0)
-      return ArgError(dc, 2, {},
-                      fmt::format("element {} is negative ({}); offsets must be non-negative", k,
-                                  *o));
+      return ArgError(
+          dc, 2, {},
+          fmt::format("element {} is negative ({}); offsets must be non-negative", k, *o));
     if (vs) {
       auto v = StaticInt(vs->elements[k]);
       if (v && *v < 0)
@@ -124,9 +124,8 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
     valid = MergeLeadingDims(dc.ctx, valid);
   }
   TileView view;
-  view.blayout = target->view && target->view->layout == TensorLayout::kDN
-                     ? TileLayout::kColMajor
-                     : TileLayout::kRowMajor;
+  view.blayout = target->view && target->view->layout == TensorLayout::kDN ? TileLayout::kColMajor
+                                                                           : TileLayout::kRowMajor;
   if (partial) view.valid_shape = valid;
   std::optional<TileView> v;
   if (partial || view.blayout != TileLayout::kRowMajor) v = view;
@@ -155,11 +154,11 @@ static const Type* DeduceRemoteStore(DeduceContext& dc, bool tile_form) {
     }
     if (tile->memory_space && *tile->memory_space != MemorySpace::kVec &&
         *tile->memory_space != MemorySpace::kAcc)
-      return ArgError(dc, 0, {},
-                      fmt::format("is in {}; remote_store reads its tile from pl.Mem.Vec or "
-                                  "pl.Mem.Acc",
-                                  EnumName(EnumKind::kMemorySpace,
-                                           static_cast<int>(*tile->memory_space))));
+      return ArgError(
+          dc, 0, {},
+          fmt::format("is in {}; remote_store reads its tile from pl.Mem.Vec or "
+                      "pl.Mem.Acc",
+                      EnumName(EnumKind::kMemorySpace, static_cast<int>(*tile->memory_space))));
     src_shape = &tile->shape;
     src_dt = tile->dtype;
   } else {
@@ -213,9 +212,9 @@ static const Type* DeduceRemoteStore(DeduceContext& dc, bool tile_form) {
     const Expr* ext = k + 2 < rank ? nullptr : s[s.size() - (rank - k)];
     auto o = StaticInt(off->elements[k]);
     if (o && *o < 0)
-      return ArgError(dc, 3, {},
-                      fmt::format("element {} is negative ({}); offsets must be non-negative", k,
-                                  *o));
+      return ArgError(
+          dc, 3, {},
+          fmt::format("element {} is negative ({}); offsets must be non-negative", k, *o));
     auto e = ext ? StaticInt(ext) : std::optional<int64_t>(1);
     auto d = StaticInt(target->shape[k]);
     if (o && e && d && *o + *e > *d)
@@ -232,9 +231,10 @@ static const Type* DeduceRemoteStore(DeduceContext& dc, bool tile_form) {
 
 void RegisterRemoteLoadStoreOps(OpRegistry& r) {
   r.Register("pld.tile.remote_load")
-      .Doc("Reads region `offsets`/`shape` of the peer's slice of window-bound `target` into a "
-           "local tile (TLOAD). valid_shape limits the remote partition and the tile's valid "
-           "extent; the result's valid region is intersected with target's.")
+      .Doc(
+          "Reads region `offsets`/`shape` of the peer's slice of window-bound `target` into a "
+          "local tile (TLOAD). valid_shape limits the remote partition and the tile's valid "
+          "extent; the result's valid region is intersected with target's.")
       .Category("DistributedOp")
       .Arg("target", "window-bound DistributedTensor")
       .Arg("peer", "source rank (integer scalar)")
@@ -252,8 +252,9 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
       .NoArgWrites();
 
   r.Register("pld.tile.remote_store")
-      .Doc("Writes local tile `src_tile` into the peer's slice of window-bound `target` at "
-           "`offsets` (TSTORE); atomic=pld.AtomicType.Add accumulates.")
+      .Doc(
+          "Writes local tile `src_tile` into the peer's slice of window-bound `target` at "
+          "`offsets` (TSTORE); atomic=pld.AtomicType.Add accumulates.")
       .Category("DistributedOp")
       .Arg("src_tile", "2-D tile (or N-D with leading 1s) in Vec or Acc")
       .Arg("target", "window-bound DistributedTensor of rank >= 2")
@@ -265,8 +266,9 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
       .InputMemory(0, {MemorySpace::kVec, MemorySpace::kAcc});
 
   r.Register("pld.tensor.remote_store")
-      .Doc("Tensor-level twin of pld.tile.remote_store (lowered 1:1 by ConvertTensorToTileOps; "
-           "a GM-resident src is bridged through a Vec tile.load).")
+      .Doc(
+          "Tensor-level twin of pld.tile.remote_store (lowered 1:1 by ConvertTensorToTileOps; "
+          "a GM-resident src is bridged through a Vec tile.load).")
       .Category("DistributedOp")
       .Arg("src", "tensor-level value (2-D, or N-D with leading 1s)")
       .Arg("target", "window-bound DistributedTensor of rank >= 2")

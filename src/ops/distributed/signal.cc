@@ -93,8 +93,9 @@ static const Type* DeduceDeferWait(DeduceContext& dc) {
 
 void RegisterSignalOps(OpRegistry& r) {
   r.Register("pld.system.notify")
-      .Doc("Writes `value` into the peer rank's slot `offsets` of the window-bound signal "
-           "`target`: op=pld.NotifyOp.AtomicAdd adds atomically, op=pld.NotifyOp.Set stores.")
+      .Doc(
+          "Writes `value` into the peer rank's slot `offsets` of the window-bound signal "
+          "`target`: op=pld.NotifyOp.AtomicAdd adds atomically, op=pld.NotifyOp.Set stores.")
       .Category("SyncOp")
       .Arg("target", "window-bound DistributedTensor signal matrix")
       .Arg("peer", "destination rank (integer scalar)")
@@ -104,14 +105,15 @@ void RegisterSignalOps(OpRegistry& r) {
       .Deduce(DeduceNotify)
       .NoDuplicate()
       .Effect(0, EffectFn([](const AttrList& kw) {
-        const Attr* op = FindAttr(kw, "op");
-        return op && op->i == static_cast<int>(NotifyOp::kSet) ? ArgEffect::kWrite
-                                                               : ArgEffect::kReadWrite;
-      }));
+                const Attr* op = FindAttr(kw, "op");
+                return op && op->i == static_cast<int>(NotifyOp::kSet) ? ArgEffect::kWrite
+                                                                       : ArgEffect::kReadWrite;
+              }));
 
   r.Register("pld.system.wait")
-      .Doc("Blocks until this rank's slot `offsets` of `signal` compares (cmp) true against "
-           "`expected`.")
+      .Doc(
+          "Blocks until this rank's slot `offsets` of `signal` compares (cmp) true against "
+          "`expected`.")
       .Category("SyncOp")
       .Arg("signal", "window-bound DistributedTensor signal matrix")
       .Arg("offsets", "slot index tuple (rank of signal)")
@@ -121,8 +123,9 @@ void RegisterSignalOps(OpRegistry& r) {
       .NoArgWrites();
 
   r.Register("pld.system.defer_wait")
-      .Doc("Registers `signal[offsets] >= expected` as a completion condition of the current "
-           "task (the kernel retires; the scheduler withholds the TaskId until ready).")
+      .Doc(
+          "Registers `signal[offsets] >= expected` as a completion condition of the current "
+          "task (the kernel retires; the scheduler withholds the TaskId until ready).")
       .Category("SyncOp")
       .Arg("signal", "window-bound INT32 DistributedTensor counter (direct parameter)")
       .Arg("offsets", "integer slot index tuple (rank of signal)")

@@ -34,8 +34,8 @@ static const Type* DeduceAllocWindowBuffer(DeduceContext& dc) {
     for (size_t k = 0; k < tup->elements.size(); ++k) {
       const Expr* e = tup->elements[k];
       if (!IsIntScalarType(e->type))
-        return ArgError(dc, 0, {},
-                        fmt::format("element {} must be an integer scalar, got {}", k, Ty(e->type)));
+        return ArgError(
+            dc, 0, {}, fmt::format("element {} must be an integer scalar, got {}", k, Ty(e->type)));
       auto v = StaticInt(e);
       if (v && *v <= 0)
         return ArgError(dc, 0, {},
@@ -67,9 +67,9 @@ static const Type* DeduceWindow(DeduceContext& dc) {
                                 Ty(bt)));
   const auto* tup = As<MakeTuple>(dc.args[1]);
   if (!tup || tup->elements.empty())
-    return ArgError(dc, 1, {},
-                    fmt::format("must be a non-empty shape tuple [d0, d1, ...], got {}",
-                                Ty(dc.args[1]->type)));
+    return ArgError(
+        dc, 1, {},
+        fmt::format("must be a non-empty shape tuple [d0, d1, ...], got {}", Ty(dc.args[1]->type)));
   for (size_t k = 0; k < tup->elements.size(); ++k) {
     const Expr* e = tup->elements[k];
     if (!IsIntScalarType(e->type))
@@ -94,16 +94,17 @@ static const Type* DeduceGetCommCtx(DeduceContext& dc) {
 static const Type* DeduceRankQuery(DeduceContext& dc) {
   const Type* t = dc.args[0]->type;
   if (!As<CommCtxType>(t))
-    return ArgError(dc, 0, {},
-                    fmt::format("must be a pld.CommCtx (from pld.system.get_comm_ctx), got {}",
-                                Ty(t)));
+    return ArgError(
+        dc, 0, {},
+        fmt::format("must be a pld.CommCtx (from pld.system.get_comm_ctx), got {}", Ty(t)));
   return dc.ctx.Scalar(DataType::kInt32);
 }
 
 void RegisterWindowOps(OpRegistry& r) {
   r.Register("pld.tensor.alloc_window_buffer")
-      .Doc("Allocates a symmetric per-rank communication window and returns its base pointer. "
-           "Host orchestrator only.")
+      .Doc(
+          "Allocates a symmetric per-rank communication window and returns its base pointer. "
+          "Host orchestrator only.")
       .Category("DistributedOp")
       .Arg("size", "byte count (integer scalar) or shape tuple (with dtype=)")
       .Kwarg("dtype", KwargType::kDType, "element type when `size` is a shape")
@@ -114,8 +115,9 @@ void RegisterWindowOps(OpRegistry& r) {
       .Placement(OpPlacement::kHostOnly);
 
   r.Register("pld.tensor.window")
-      .Doc("Views a window buffer as a per-rank DistributedTensor slice of the given shape and "
-           "dtype (window binding is filled in by MaterializeCommDomainScopes).")
+      .Doc(
+          "Views a window buffer as a per-rank DistributedTensor slice of the given shape and "
+          "dtype (window binding is filled in by MaterializeCommDomainScopes).")
       .Category("DistributedOp")
       .Arg("buf", "pl.Ptr from pld.tensor.alloc_window_buffer")
       .Arg("shape", "shape tuple of the per-rank slice")

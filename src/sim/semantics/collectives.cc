@@ -16,7 +16,15 @@ namespace pypto::sim {
 
 namespace {
 
-enum class Kind { kAllReduce, kBarrier, kBroadcast, kReduceScatter, kAllGather, kAllToAll, kAllToAllV };
+enum class Kind {
+  kAllReduce,
+  kBarrier,
+  kBroadcast,
+  kReduceScatter,
+  kAllGather,
+  kAllToAll,
+  kAllToAllV
+};
 
 Kind KindOf(std::string_view name) {
   std::string_view base = name.substr(name.rfind('.') + 1);
@@ -31,10 +39,14 @@ Kind KindOf(std::string_view name) {
 
 double Reduce(int64_t op, DataType dt, double a, double b) {
   switch (op) {
-    case 1: return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b));
-    case 2: return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b));
-    case 3: return RoundTo(dt, a * b);
-    default: return RoundTo(dt, a + b);
+    case 1:
+      return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b));
+    case 2:
+      return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b));
+    case 3:
+      return RoundTo(dt, a * b);
+    default:
+      return RoundTo(dt, a + b);
   }
 }
 
@@ -99,21 +111,33 @@ void AllReduceShare(Ctx& c, int me, int64_t op) {
       for (int r = 1; r < c.n; ++r) {
         const float* x = reinterpret_cast<const float*>(base[r]) + b;
         switch (op) {
-          case 1: for (int64_t i = 0; i < m; ++i) a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] > x[i] ? a[i] : x[i]); break;
-          case 2: for (int64_t i = 0; i < m; ++i) a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] < x[i] ? a[i] : x[i]); break;
-          case 3: for (int64_t i = 0; i < m; ++i) a[i] *= x[i]; break;
-          default: for (int64_t i = 0; i < m; ++i) a[i] += x[i]; break;
+          case 1:
+            for (int64_t i = 0; i < m; ++i)
+              a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] > x[i] ? a[i] : x[i]);
+            break;
+          case 2:
+            for (int64_t i = 0; i < m; ++i)
+              a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] < x[i] ? a[i] : x[i]);
+            break;
+          case 3:
+            for (int64_t i = 0; i < m; ++i) a[i] *= x[i];
+            break;
+          default:
+            for (int64_t i = 0; i < m; ++i) a[i] += x[i];
+            break;
         }
       }
       for (int r = 1; r < c.n; ++r)
-        std::memcpy(reinterpret_cast<float*>(base[r]) + b, a, static_cast<size_t>(m) * sizeof(float));
+        std::memcpy(reinterpret_cast<float*>(base[r]) + b, a,
+                    static_cast<size_t>(m) * sizeof(float));
     }
     return;
   }
   int eb = DTypeBytes(t0.dtype);
   for (int64_t i = lo; i < hi; ++i) {
     double acc = LoadElem(base[0] + i * eb, t0.dtype);
-    for (int r = 1; r < c.n; ++r) acc = Reduce(op, t0.dtype, acc, LoadElem(base[r] + i * eb, t0.dtype));
+    for (int r = 1; r < c.n; ++r)
+      acc = Reduce(op, t0.dtype, acc, LoadElem(base[r] + i * eb, t0.dtype));
     for (int r = 0; r < c.n; ++r) StoreElem(base[r] + i * eb, t0.dtype, acc);
   }
 }
@@ -138,44 +162,53 @@ void WholeOp(Ctx& c, Kind k) {
         std::vector<double> x = ex.ReadRegion(t, c.Dev(r), z, t0.valid, nm);
         for (size_t i = 0; i < acc.size(); ++i) acc[i] = Reduce(op, t0.dtype, acc[i], x[i]);
       }
-      for (int r = 0; r < n; ++r) ex.WriteRegion(c.T(r, nm), c.Dev(r), z, t0.valid, acc.data(), false, nm);
+      for (int r = 0; r < n; ++r)
+        ex.WriteRegion(c.T(r, nm), c.Dev(r), z, t0.valid, acc.data(), false, nm);
       return;
     }
     case Kind::kBroadcast: {
       int64_t root = Exec::KwInt(call, "root", 0);
       if (root < 0 || root >= n)
-        ex.Fail(fmt::format("root {} is not a rank of the comm domain {} ({} ranks)", root, c.d.Describe(), n));
+        ex.Fail(fmt::format("root {} is not a rank of the comm domain {} ({} ranks)", root,
+                            c.d.Describe(), n));
       const TensorVal& tr = c.T(static_cast<int>(root), "target");
       std::vector<int64_t> z(tr.rank(), 0);
-      std::vector<double> v = ex.ReadRegion(tr, c.Dev(static_cast<int>(root)), z, tr.valid, "target");
+      std::vector<double> v =
+          ex.ReadRegion(tr, c.Dev(static_cast<int>(root)), z, tr.valid, "target");
       for (int r = 0; r < n; ++r)
-        if (r != root) ex.WriteRegion(c.T(r, "target"), c.Dev(r), z, tr.valid, v.data(), false, "target");
+        if (r != root)
+          ex.WriteRegion(c.T(r, "target"), c.Dev(r), z, tr.valid, v.data(), false, "target");
       return;
     }
     case Kind::kReduceScatter: {
       int64_t op = Exec::KwInt(call, "op", 0);
       const TensorVal& t0 = c.T(0, "target");
       if (t0.rank() < 1 || t0.shape[0] < n)
-        ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)", ShapeString(t0.shape), n));
+        ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)",
+                            ShapeString(t0.shape), n));
       std::vector<std::vector<double>> res(n);
       for (int row = 0; row < n; ++row) {
         for (int r = 0; r < n; ++r) {
-          std::vector<double> x = ex.ReadRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, row), RowBox(t0, 1), "target");
+          std::vector<double> x =
+              ex.ReadRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, row), RowBox(t0, 1), "target");
           if (r == 0) {
             res[row] = x;
           } else {
-            for (size_t i = 0; i < x.size(); ++i) res[row][i] = Reduce(op, t0.dtype, res[row][i], x[i]);
+            for (size_t i = 0; i < x.size(); ++i)
+              res[row][i] = Reduce(op, t0.dtype, res[row][i], x[i]);
           }
         }
       }
       for (int r = 0; r < n; ++r)
-        ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, r), RowBox(t0, 1), res[r].data(), false, "target");
+        ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, r), RowBox(t0, 1), res[r].data(),
+                       false, "target");
       return;
     }
     case Kind::kAllGather: {
       const TensorVal& t0 = c.T(0, "target");
       if (t0.shape.empty() || t0.shape[0] < n)
-        ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)", ShapeString(t0.shape), n));
+        ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)",
+                            ShapeString(t0.shape), n));
       for (int src = 0; src < n; ++src) {
         // pld.tensor.allgather names it local_data (upstream's DSL); the builtin, input.
         const TensorVal& in = c.T(src, c.Has(src, "local_data") ? "local_data" : "input");
@@ -183,25 +216,32 @@ void WholeOp(Ctx& c, Kind k) {
         // contributes its row `src`; a [1, SIZE] chunk contributes itself.
         bool staged = in.rank() == t0.rank() && in.rank() >= 1 && in.shape[0] == t0.shape[0] &&
                       t0.shape[0] > 1 && RowElems(in) == RowElems(t0);
-        if (!staged && in.NumElements() != RowElems(t0) && in.NumElements() != t0.NumElements() / t0.shape[0])
-          ex.Fail(fmt::format("input shape {} does not match a row of target {}", ShapeString(in.shape), ShapeString(t0.shape)));
+        if (!staged && in.NumElements() != RowElems(t0) &&
+            in.NumElements() != t0.NumElements() / t0.shape[0])
+          ex.Fail(fmt::format("input shape {} does not match a row of target {}",
+                              ShapeString(in.shape), ShapeString(t0.shape)));
         std::vector<int64_t> z(in.rank(), 0);
-        std::vector<double> v = staged ? ex.ReadRegion(in, c.Dev(src), RowOff(in, src), RowBox(in, 1), "input")
-                                       : ex.ReadRegion(in, c.Dev(src), z, in.shape, "input");
+        std::vector<double> v =
+            staged ? ex.ReadRegion(in, c.Dev(src), RowOff(in, src), RowBox(in, 1), "input")
+                   : ex.ReadRegion(in, c.Dev(src), z, in.shape, "input");
         for (int r = 0; r < n; ++r)
-          ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, src), RowBox(t0, 1), v.data(), false, "target");
+          ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, src), RowBox(t0, 1), v.data(),
+                         false, "target");
       }
       return;
     }
     case Kind::kAllToAll: {
       const TensorVal& t0 = c.T(0, "target");
       if (t0.shape.empty() || t0.shape[0] < n)
-        ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)", ShapeString(t0.shape), n));
+        ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)",
+                            ShapeString(t0.shape), n));
       for (int src = 0; src < n; ++src) {
         const TensorVal& in = c.T(src, "input");
         for (int r = 0; r < n; ++r) {
-          std::vector<double> v = ex.ReadRegion(in, c.Dev(src), RowOff(in, r), RowBox(in, 1), "input");
-          ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, src), RowBox(t0, 1), v.data(), false, "target");
+          std::vector<double> v =
+              ex.ReadRegion(in, c.Dev(src), RowOff(in, r), RowBox(in, 1), "input");
+          ex.WriteRegion(c.T(r, "target"), c.Dev(r), RowOff(t0, src), RowBox(t0, 1), v.data(),
+                         false, "target");
         }
       }
       return;
@@ -220,13 +260,16 @@ void WholeOp(Ctx& c, Kind k) {
         for (int dst = 0; dst < n; ++dst) {
           int64_t cnt = std::clamp<int64_t>(static_cast<int64_t>(counts[dst]), 0, max_recv);
           if (cnt > 0) {
-            std::vector<double> v = ex.ReadRegion(in, c.Dev(src), {dst * max_recv, 0}, {cnt, in.shape[1]}, "input");
-            ex.WriteRegion(c.T(dst, "target"), c.Dev(dst), {src * max_recv, 0}, {cnt, t0.shape[1]}, v.data(), false, "target");
+            std::vector<double> v =
+                ex.ReadRegion(in, c.Dev(src), {dst * max_recv, 0}, {cnt, in.shape[1]}, "input");
+            ex.WriteRegion(c.T(dst, "target"), c.Dev(dst), {src * max_recv, 0}, {cnt, t0.shape[1]},
+                           v.data(), false, "target");
           }
           const TensorVal& rc = c.T(dst, "recv_counts");
           std::vector<int64_t> idx(rc.rank(), 0);
           idx[0] = src;
-          uint8_t* cell = ex.m.WindowBytes(rc.alloc, c.Dev(dst)) + ex.CellByteOffset(rc, idx, "recv_counts");
+          uint8_t* cell =
+              ex.m.WindowBytes(rc.alloc, c.Dev(dst)) + ex.CellByteOffset(rc, idx, "recv_counts");
           CellSet(cell, static_cast<int32_t>(cnt));
         }
       }
@@ -294,12 +337,15 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
       std::lock_guard<std::mutex> l(ex.m.mu);
       std::string missing;
       for (size_t r = 0; r < rz->op.size(); ++r)
-        if (rz->op[r].empty()) missing += (missing.empty() ? "" : ", ") + std::to_string(d.devices[r]);
-      return fmt::format("collective #{} on comm domain {}: {} of {} ranks arrived (rank(s) {} never "
-                         "reached it)",
-                         seq, d.Describe(), rz->arrived, rz->op.size(), missing);
+        if (rz->op[r].empty())
+          missing += (missing.empty() ? "" : ", ") + std::to_string(d.devices[r]);
+      return fmt::format(
+          "collective #{} on comm domain {}: {} of {} ranks arrived (rank(s) {} never "
+          "reached it)",
+          seq, d.Describe(), rz->arrived, rz->op.size(), missing);
     };
-    ex.sched.Block(ex.t, [rz] { return rz->done.load(); }, std::move(bi));
+    ex.sched.Block(
+        ex.t, [rz] { return rz->done.load(); }, std::move(bi));
   }
   if (!rz->error.empty()) ex.Fail(rz->error);
   ClockJoin(ex.t.clock, rz->clock);
@@ -323,7 +369,8 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
     bi.what = name + " (completion)";
     bi.function = ex.FunctionName();
     bi.span = call.span;
-    ex.sched.Block(ex.t, [rz, n] { return rz->finished.load() >= n; }, std::move(bi));
+    ex.sched.Block(
+        ex.t, [rz, n] { return rz->finished.load() >= n; }, std::move(bi));
   } else if (ex.in.opts.check_signals && sig_alloc >= 0) {
     ex.in.CheckSignalZero(sig_alloc, "after " + name + " at " + ex.in.FormatSpan(call.span));
   }

@@ -78,8 +78,9 @@ Value RankOf(Exec& ex, const ir::Call&, std::vector<Value>& a) {
 
 Value NRanks(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   if (a[0].kind != Value::Kind::kCommCtx) ex.Fail("'ctx' must be a comm context");
-  return Value::Int(static_cast<int64_t>(ex.m.domain(ex.m.DomainOf(static_cast<int>(a[0].i))).devices.size()),
-                    DataType::kInt32);
+  return Value::Int(
+      static_cast<int64_t>(ex.m.domain(ex.m.DomainOf(static_cast<int>(a[0].i))).devices.size()),
+      DataType::kInt32);
 }
 
 // `sync`: this use synchronizes (a wait or an AtomicAdd notify), see
@@ -151,12 +152,13 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
 
 Value DeferWait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TensorVal& t = SignalView(ex, a[0], "signal", true);
-  if (ex.is_host()) ex.Fail("registers a completion condition of a rank's task; call it in a kernel");
+  if (ex.is_host())
+    ex.Fail("registers a completion condition of a rank's task; call it in a kernel");
   std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
   int64_t off = ex.CellByteOffset(t, idx, "offsets");
   if (Exec::KwInt(c, "cmp", 1) != 1) ex.Fail("supports only pld.WaitCmp.Ge");
-  ex.deferred.push_back({t.alloc, ex.device(), off, ex.Int(a[2], "expected"),
-                         CellName(ex, t, idx), c.span});
+  ex.deferred.push_back(
+      {t.alloc, ex.device(), off, ex.Int(a[2], "expected"), CellName(ex, t, idx), c.span});
   return Value::None();
 }
 
@@ -166,8 +168,8 @@ Value RemoteLoad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
   std::vector<int64_t> valid;
   if (const Value* v = Exec::Arg(c, a, "valid_shape")) valid = ex.Ints(*v, "valid_shape");
-  auto tile = LoadTile(ex, t, dev, ex.Ints(a[2], "offsets"), ex.Ints(a[3], "shape"), valid,
-                       "target");
+  auto tile =
+      LoadTile(ex, t, dev, ex.Ints(a[2], "offsets"), ex.Ints(a[3], "shape"), valid, "target");
   if (Exec::KwBool(c, "tile_2d", false)) FlattenTileTo2D(ex, *tile);
   return Value::Of(tile);
 }

@@ -12,14 +12,22 @@ using ir::UnaryOp;
 
 static int64_t WrapInt(DataType dt, int64_t v) {
   switch (dt) {
-    case DataType::kInt8: return static_cast<int8_t>(v);
-    case DataType::kInt16: return static_cast<int16_t>(v);
-    case DataType::kInt32: return static_cast<int32_t>(v);
-    case DataType::kUInt8: return static_cast<uint8_t>(v);
-    case DataType::kUInt16: return static_cast<uint16_t>(v);
-    case DataType::kUInt32: return static_cast<uint32_t>(v);
-    case DataType::kBool: return v != 0;
-    default: return v;
+    case DataType::kInt8:
+      return static_cast<int8_t>(v);
+    case DataType::kInt16:
+      return static_cast<int16_t>(v);
+    case DataType::kInt32:
+      return static_cast<int32_t>(v);
+    case DataType::kUInt8:
+      return static_cast<uint8_t>(v);
+    case DataType::kUInt16:
+      return static_cast<uint16_t>(v);
+    case DataType::kUInt32:
+      return static_cast<uint32_t>(v);
+    case DataType::kBool:
+      return v != 0;
+    default:
+      return v;
   }
 }
 
@@ -43,22 +51,46 @@ Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, boo
     if (fl) {
       double x = a.AsDouble(), y = b.AsDouble();
       switch (op) {
-        case BinaryOp::kEq: r = x == y; break;
-        case BinaryOp::kNe: r = x != y; break;
-        case BinaryOp::kLt: r = x < y; break;
-        case BinaryOp::kLe: r = x <= y; break;
-        case BinaryOp::kGt: r = x > y; break;
-        default: r = x >= y; break;
+        case BinaryOp::kEq:
+          r = x == y;
+          break;
+        case BinaryOp::kNe:
+          r = x != y;
+          break;
+        case BinaryOp::kLt:
+          r = x < y;
+          break;
+        case BinaryOp::kLe:
+          r = x <= y;
+          break;
+        case BinaryOp::kGt:
+          r = x > y;
+          break;
+        default:
+          r = x >= y;
+          break;
       }
     } else {
       int64_t x = a.i, y = b.i;
       switch (op) {
-        case BinaryOp::kEq: r = x == y; break;
-        case BinaryOp::kNe: r = x != y; break;
-        case BinaryOp::kLt: r = x < y; break;
-        case BinaryOp::kLe: r = x <= y; break;
-        case BinaryOp::kGt: r = x > y; break;
-        default: r = x >= y; break;
+        case BinaryOp::kEq:
+          r = x == y;
+          break;
+        case BinaryOp::kNe:
+          r = x != y;
+          break;
+        case BinaryOp::kLt:
+          r = x < y;
+          break;
+        case BinaryOp::kLe:
+          r = x <= y;
+          break;
+        case BinaryOp::kGt:
+          r = x > y;
+          break;
+        default:
+          r = x >= y;
+          break;
       }
     }
     return Value::Bool(r);
@@ -68,15 +100,33 @@ Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, boo
   if (fl || IsFloat(dt) || op == BinaryOp::kDiv) {
     double x = a.AsDouble(), y = b.AsDouble(), r = 0;
     switch (op) {
-      case BinaryOp::kAdd: r = x + y; break;
-      case BinaryOp::kSub: r = x - y; break;
-      case BinaryOp::kMul: r = x * y; break;
-      case BinaryOp::kDiv: r = x / y; break;
-      case BinaryOp::kFloorDiv: r = std::floor(x / y); break;
-      case BinaryOp::kFloorMod: r = x - std::floor(x / y) * y; break;
-      case BinaryOp::kPow: r = std::pow(x, y); break;
-      case BinaryOp::kMin: r = std::fmin(x, y); break;
-      case BinaryOp::kMax: r = std::fmax(x, y); break;
+      case BinaryOp::kAdd:
+        r = x + y;
+        break;
+      case BinaryOp::kSub:
+        r = x - y;
+        break;
+      case BinaryOp::kMul:
+        r = x * y;
+        break;
+      case BinaryOp::kDiv:
+        r = x / y;
+        break;
+      case BinaryOp::kFloorDiv:
+        r = std::floor(x / y);
+        break;
+      case BinaryOp::kFloorMod:
+        r = x - std::floor(x / y) * y;
+        break;
+      case BinaryOp::kPow:
+        r = std::pow(x, y);
+        break;
+      case BinaryOp::kMin:
+        r = std::fmin(x, y);
+        break;
+      case BinaryOp::kMax:
+        r = std::fmax(x, y);
+        break;
       default: {
         *div_zero = false;
         return CastScalar(ScalarBinary(op, CastScalar(a, DataType::kInt64),
@@ -90,9 +140,15 @@ Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, boo
   int64_t x = a.i, y = b.i, r = 0;
   auto ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
   switch (op) {
-    case BinaryOp::kAdd: r = static_cast<int64_t>(ux + uy); break;
-    case BinaryOp::kSub: r = static_cast<int64_t>(ux - uy); break;
-    case BinaryOp::kMul: r = static_cast<int64_t>(ux * uy); break;
+    case BinaryOp::kAdd:
+      r = static_cast<int64_t>(ux + uy);
+      break;
+    case BinaryOp::kSub:
+      r = static_cast<int64_t>(ux - uy);
+      break;
+    case BinaryOp::kMul:
+      r = static_cast<int64_t>(ux * uy);
+      break;
     case BinaryOp::kFloorDiv:
     case BinaryOp::kFloorMod: {
       if (y == 0) {
@@ -113,18 +169,34 @@ Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, boo
     }
     case BinaryOp::kPow: {
       r = 1;
-      for (int64_t k = 0; k < y && k < 64; ++k) r = static_cast<int64_t>(static_cast<uint64_t>(r) * ux);
+      for (int64_t k = 0; k < y && k < 64; ++k)
+        r = static_cast<int64_t>(static_cast<uint64_t>(r) * ux);
       if (y < 0) r = 0;
       break;
     }
-    case BinaryOp::kMin: r = std::min(x, y); break;
-    case BinaryOp::kMax: r = std::max(x, y); break;
-    case BinaryOp::kBitAnd: r = x & y; break;
-    case BinaryOp::kBitOr: r = x | y; break;
-    case BinaryOp::kBitXor: r = x ^ y; break;
-    case BinaryOp::kShl: r = y >= 64 || y < 0 ? 0 : static_cast<int64_t>(ux << y); break;
-    case BinaryOp::kShr: r = y >= 64 || y < 0 ? (x < 0 ? -1 : 0) : x >> y; break;
-    default: break;
+    case BinaryOp::kMin:
+      r = std::min(x, y);
+      break;
+    case BinaryOp::kMax:
+      r = std::max(x, y);
+      break;
+    case BinaryOp::kBitAnd:
+      r = x & y;
+      break;
+    case BinaryOp::kBitOr:
+      r = x | y;
+      break;
+    case BinaryOp::kBitXor:
+      r = x ^ y;
+      break;
+    case BinaryOp::kShl:
+      r = y >= 64 || y < 0 ? 0 : static_cast<int64_t>(ux << y);
+      break;
+    case BinaryOp::kShr:
+      r = y >= 64 || y < 0 ? (x < 0 ? -1 : 0) : x >> y;
+      break;
+    default:
+      break;
   }
   return Value::Int(WrapInt(dt, r), dt);
 }
@@ -140,7 +212,8 @@ Value ScalarUnary(UnaryOp op, const Value& a, DataType dt) {
       return Value::Int(WrapInt(dt, ~a.AsInt()), dt);
     case UnaryOp::kAbs:
       if (a.IsFloatScalar()) return Value::Float(std::fabs(a.f), a.dtype);
-      return Value::Int(WrapInt(dt, a.i < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(a.i)) : a.i), dt);
+      return Value::Int(
+          WrapInt(dt, a.i < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(a.i)) : a.i), dt);
     case UnaryOp::kCast:
       return CastScalar(a, dt);
   }

@@ -20,7 +20,9 @@ Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a, ElemOp op
   bool scalar = a[1].kind == Value::Kind::kScalar;
   if (!scalar) {
     const TensorVal& r = ex.Tensor(a[1], "rhs");
-    if (r.shape != l.shape) ex.Fail(fmt::format("shape {} does not match {}", ShapeString(r.shape), ShapeString(l.shape)));
+    if (r.shape != l.shape)
+      ex.Fail(
+          fmt::format("shape {} does not match {}", ShapeString(r.shape), ShapeString(l.shape)));
     for (size_t k = 0; k < valid.size(); ++k) valid[k] = std::min(valid[k], r.valid[k]);
     rv = ex.ReadRegion(r, ex.device(), Zeros(r.rank()), valid, "rhs");
   }
@@ -38,8 +40,10 @@ Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a, ElemOp op
   return Value::Of(out);
 }
 
-#define BIN(NAME, OP) \
-  Value NAME(Exec& ex, const ir::Call& c, std::vector<Value>& a) { return TensorBinary(ex, c, a, OP); }
+#define BIN(NAME, OP)                                              \
+  Value NAME(Exec& ex, const ir::Call& c, std::vector<Value>& a) { \
+    return TensorBinary(ex, c, a, OP);                             \
+  }
 BIN(TAdd, ElemOp::kAdd)
 BIN(TSub, ElemOp::kSub)
 BIN(TMul, ElemOp::kMul)
@@ -61,7 +65,9 @@ Value TView(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
     std::vector<int64_t> shape = ex.Ints(*s, "shape");
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
-    if (n != in.NumElements()) ex.Fail(fmt::format("view shape {} has {} elements; input has {}", ShapeString(shape), n, in.NumElements()));
+    if (n != in.NumElements())
+      ex.Fail(fmt::format("view shape {} has {} elements; input has {}", ShapeString(shape), n,
+                          in.NumElements()));
     if (in.strides != PackedStrides(in.shape) && shape != in.shape)
       ex.Fail("reshaping a strided view is not supported by pypto-run");
     out->shape = shape;

@@ -45,10 +45,12 @@ std::vector<int64_t> Widen(const std::vector<int64_t>& v, size_t r, int64_t fill
 
 // Loads box [off, off+valid) of `t` (on `device`) into a tile of `shape`.
 std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
-                                  const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
-                                  std::vector<int64_t> valid, const char* role) {
+                                  const std::vector<int64_t>& off,
+                                  const std::vector<int64_t>& shape, std::vector<int64_t> valid,
+                                  const char* role) {
   if (off.size() != t.rank() || shape.size() != t.rank())
-    ex.Fail(fmt::format("'{}' region rank {} does not match tensor rank {}", role, off.size(), t.rank()));
+    ex.Fail(fmt::format("'{}' region rank {} does not match tensor rank {}", role, off.size(),
+                        t.rank()));
   if (valid.empty()) valid = shape;
   for (size_t k = 0; k < valid.size(); ++k) {
     valid[k] = std::min(valid[k], shape[k]);
@@ -213,7 +215,8 @@ Value TileRead(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   if (idx.size() != t.shape.size()) ex.Fail("index rank does not match tile rank");
   for (size_t k = 0; k < idx.size(); ++k)
     if (idx[k] < 0 || idx[k] >= t.shape[k])
-      ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx), ShapeString(t.shape)));
+      ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx),
+                          ShapeString(t.shape)));
   double v = t.data[Lin(t.shape, idx)];
   return IsFloat(t.dtype) ? Value::Float(v, t.dtype) : Value::Int(static_cast<int64_t>(v), t.dtype);
 }
@@ -224,7 +227,8 @@ Value TileWrite(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   if (idx.size() != t.shape.size()) ex.Fail("index rank does not match tile rank");
   for (size_t k = 0; k < idx.size(); ++k)
     if (idx[k] < 0 || idx[k] >= t.shape[k])
-      ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx), ShapeString(t.shape)));
+      ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx),
+                          ShapeString(t.shape)));
   auto out = std::make_shared<TileVal>(t);
   out->data[Lin(t.shape, idx)] = RoundTo(t.dtype, a[2].AsDouble());
   return Value::Of(out);
@@ -281,7 +285,8 @@ Value Cast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
 Value RowSum(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   const TileVal& in = ex.Tile(a[0], "tile");
   ex.Tile(a[1], "tmp_tile");
-  if (in.shape.size() != 2) ex.Fail(fmt::format("expects a 2-D tile, got {}", ShapeString(in.shape)));
+  if (in.shape.size() != 2)
+    ex.Fail(fmt::format("expects a 2-D tile, got {}", ShapeString(in.shape)));
   auto out = NewTile(in.dtype, {in.shape[0], 1});
   out->valid = {in.valid[0], 1};
   for (int64_t r = 0; r < in.valid[0]; ++r) {

@@ -57,6 +57,11 @@ const TupleGetItem* IRBuilder::GetItem(const Expr* tuple, int64_t index) {
   return ctx_.Make<TupleGetItem>(tuple, index, tt->types[index], span_);
 }
 
+const Call* IRBuilder::Op(OpHandle op, std::vector<const Expr*> args, AttrList kwargs,
+                          AttrList attrs) {
+  return Op(registry_.Get(op), std::move(args), std::move(kwargs), std::move(attrs));
+}
+
 const Call* IRBuilder::Op(std::string_view name, std::vector<const Expr*> args, AttrList kwargs,
                           AttrList attrs) {
   const OpDef* op = registry_.Find(name);
@@ -72,6 +77,12 @@ const Call* IRBuilder::Op(const OpDef& op, std::vector<const Expr*> args, AttrLi
   PYPTO_CHECK(c != nullptr,
               "IRBuilder::Op(" + op.name + ") does not type-check:\n" + diag.Render());
   return c;
+}
+
+const Call* IRBuilder::TryOp(OpHandle op, std::vector<const Expr*> args, AttrList kwargs,
+                             AttrList attrs, DiagnosticEngine& diag) {
+  return MakeOpCall(ctx_, registry_.Get(op), std::move(args), std::move(kwargs), std::move(attrs),
+                    span_, diag);
 }
 
 const Call* IRBuilder::TryOp(std::string_view name, std::vector<const Expr*> args, AttrList kwargs,

@@ -103,6 +103,7 @@ std::string_view NodeKindName(NodeKind k) {
 DataType ConstInt::dtype() const { return static_cast<const ScalarType*>(type)->dtype; }
 DataType ConstFloat::dtype() const { return static_cast<const ScalarType*>(type)->dtype; }
 
+bool Call::Is(OpHandle h) const { return op != nullptr && op->handle == h; }
 bool Call::IsOp(std::string_view name) const { return op != nullptr && op->name == name; }
 std::string_view Call::OpName() const {
   return op ? std::string_view(op->name) : std::string_view();

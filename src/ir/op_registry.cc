@@ -12,9 +12,14 @@
 
 namespace pypto::ir {
 
+OpRegistry& OpRegistry::Mutable() {
+  static OpRegistry* reg = new OpRegistry();
+  return *reg;
+}
+
 const OpRegistry& OpRegistry::Global() {
   static const OpRegistry* reg = [] {
-    auto* r = new OpRegistry();
+    OpRegistry* r = &Mutable();
     RegisterTensorOps(*r);
     RegisterTileOps(*r);
     RegisterSystemOps(*r);
@@ -27,23 +32,47 @@ const OpRegistry& OpRegistry::Global() {
     RegisterArrayOps(*r);
     for (const auto& [name, def] : r->ops_)
       PYPTO_CHECK(static_cast<bool>(def->deduce), "op " + name + " has no deducer");
+    r->Link();
     return r;
   }();
   return *reg;
 }
 
-OpBuilder OpRegistry::Register(std::string name) {
+OpBuilder OpRegistry::Register(OpHandle h, std::string name) {
+  PYPTO_CHECK(h.valid(), "op registered without a handle: " + name);
   PYPTO_CHECK(ops_.find(name) == ops_.end(), "op registered twice: " + name);
+  if (by_id_.size() <= h.id) by_id_.resize(h.id + 1, nullptr);
+  PYPTO_CHECK(by_id_[h.id] == nullptr, "op handle registered twice: " + name);
   auto def = std::make_unique<OpDef>();
+  def->handle = h;
   def->name = name;
   OpDef* raw = def.get();
+  by_id_[h.id] = raw;
   ops_.emplace(std::move(name), std::move(def));
   return OpBuilder(raw);
+}
+
+void OpRegistry::Link() {
+  auto twin = [&](const OpDef& d, OpHandle h, const char* what) -> OpDef* {
+    if (!h.valid()) return nullptr;
+    PYPTO_CHECK(Has(h), fmt::format("op {}: its {} is not registered", d.name, what));
+    return by_id_[h.id];
+  };
+  for (auto& [name, def] : ops_) {
+    if (OpDef* s = twin(*def, def->scalar_twin, "scalar twin")) s->binary_twin = def->handle;
+    if (OpDef* t = twin(*def, def->tile_twin, "tile twin")) t->tensor_twin = def->handle;
+    if (OpDef* b = twin(*def, def->builtin_twin, "builtin twin")) b->collective_twin = def->handle;
+  }
 }
 
 const OpDef* OpRegistry::Find(std::string_view name) const {
   auto it = ops_.find(name);
   return it == ops_.end() ? nullptr : it->second.get();
+}
+
+const OpDef& OpRegistry::Get(OpHandle h) const {
+  PYPTO_CHECK(Has(h), fmt::format("no op registered for handle {}", h.id));
+  return *by_id_[h.id];
 }
 
 std::vector<const OpDef*> OpRegistry::All() const {

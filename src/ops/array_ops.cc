@@ -15,6 +15,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"
+#include "register_op.h"
 
 namespace pypto::ir {
 
@@ -69,7 +70,7 @@ const Type* DeduceUpdateElement(DeduceContext& dc) {
 }  // namespace
 
 void RegisterArrayOps(OpRegistry& r) {
-  r.Register("array.create")
+  ops::RegisterOp(r, ops::kArrayCreate)
       .Doc(
           "A kernel-local array of `extent` scalars of an integer dtype or pl.BOOL "
           "(pl.Array[extent, dtype], in the scalar unit's local memory). Upstream's form "
@@ -80,7 +81,7 @@ void RegisterArrayOps(OpRegistry& r) {
       .NoArgWrites()
       .Deduce(DeduceArrayCreate);
 
-  r.Register("array.get_element")
+  ops::RegisterOp(r, ops::kArrayGetElement)
       .Doc("Element `index` of a pl.Array (written `a[index]`).")
       .Category("ArrayOp")
       .Arg("array", "pl.Array")
@@ -88,7 +89,7 @@ void RegisterArrayOps(OpRegistry& r) {
       .NoArgWrites()
       .Deduce(DeduceGetElement);
 
-  r.Register("array.update_element")
+  ops::RegisterOp(r, ops::kArrayUpdateElement)
       .Doc(
           "The array with element `index` replaced by `value` (functional; `a[index] = value` "
           "is `a = pl.array.update_element(a, index, value)`). The value has the array's dtype "

@@ -14,6 +14,7 @@
 
 #include "distributed/dist_common.h"
 #include "pypto/ir/context.h"
+#include "register_op.h"
 
 namespace pypto::ir {
 
@@ -87,7 +88,7 @@ static const Type* DeduceBuiltinGatherLike(DeduceContext& dc) {
   const DistributedTensorType* target = ExpectDist(dc, 1);
   const DistributedTensorType* sig = ExpectSignal(dc, 2);
   // An in-place allgather (pre-staged [NR, SIZE] window) passes target twice.
-  bool in_place = dc.op.name == "builtin.tensor.allgather" && dc.args[0] == dc.args[1];
+  bool in_place = dc.op.Is(ops::kBuiltinAllgather) && dc.args[0] == dc.args[1];
   if (!input || !target || !sig || !ExpectRank(dc, 1, target, 2, "[NR, SIZE]") ||
       !ExpectNrSignalShape(dc, 2, sig, true) || (!in_place && !ExpectDistinct(dc, 0, 1)) ||
       !CheckDtypeKwarg(dc, 1, target))
@@ -124,7 +125,9 @@ static const Type* DeduceBuiltinAllToAllV(DeduceContext& dc) {
 }
 
 void RegisterBuiltinOps(OpRegistry& r) {
-  r.Register("builtin.tensor.allreduce")
+  ops::RegisterOp(r, ops::kBuiltinAllreduce)
+      .Family(OpFamily::kBuiltinCollective)
+      .ReturnsArg(0)
       .Doc("Host chip-dispatch of a mesh pld.tensor.allreduce (core_num AIV blocks per rank).")
       .Category("DistributedOp")
       .Arg("src", "window-bound FP16/FP32 DistributedTensor (InOut)")
@@ -137,7 +140,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  r.Register("builtin.tensor.allreduce_ring")
+  ops::RegisterOp(r, ops::kBuiltinAllreduceRing)
+      .Family(OpFamily::kBuiltinCollective)
+      .ReturnsArg(0)
       .Doc(
           "Host chip-dispatch of a ring pld.tensor.allreduce (TPUT push reduce-scatter + "
           "allgather).")
@@ -151,7 +156,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  r.Register("builtin.tensor.barrier")
+  ops::RegisterOp(r, ops::kBuiltinBarrier)
+      .Family(OpFamily::kBuiltinCollective)
+      .ReturnsArg(0)
       .Doc("Host chip-dispatch of pld.tensor.barrier.")
       .Category("DistributedOp")
       .Arg("signal", "INT32 [NR] / [NR, 1]")
@@ -159,7 +166,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  r.Register("builtin.tensor.broadcast")
+  ops::RegisterOp(r, ops::kBuiltinBroadcast)
+      .Family(OpFamily::kBuiltinCollective)
+      .ReturnsArg(0)
       .Doc("Host chip-dispatch of pld.tensor.broadcast.")
       .Category("DistributedOp")
       .Arg("target", "window-bound DistributedTensor (InOut)")
@@ -171,7 +180,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  r.Register("builtin.tensor.reduce_scatter")
+  ops::RegisterOp(r, ops::kBuiltinReduceScatter)
+      .Family(OpFamily::kBuiltinCollective)
+      .ReturnsArg(0)
       .Doc("Host chip-dispatch of pld.tensor.reduce_scatter.")
       .Category("DistributedOp")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (InOut)")
@@ -183,9 +194,13 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  for (const char* name : {"builtin.tensor.allgather", "builtin.tensor.all_to_all"}) {
-    r.Register(name)
-        .Doc(std::string("Host chip-dispatch of pld.tensor.") + (name + 15) + ".")
+  for (OpHandle h : {ops::kBuiltinAllgather, ops::kBuiltinAllToAll}) {
+    ops::RegisterOp(r, h)
+        .Family(OpFamily::kBuiltinCollective)
+        .ReturnsArg(1)
+        .Doc(fmt::format("Host chip-dispatch of {}.", h == ops::kBuiltinAllgather
+                                                          ? "pld.tensor.allgather"
+                                                          : "pld.tensor.all_to_all"))
         .Category("DistributedOp")
         .Arg("input", "local data (Tensor or DistributedTensor)")
         .Arg("target", "window-bound [NR, SIZE] DistributedTensor (result)")
@@ -197,7 +212,9 @@ void RegisterBuiltinOps(OpRegistry& r) {
         .InternalOnly();
   }
 
-  r.Register("builtin.tensor.all_to_all_v")
+  ops::RegisterOp(r, ops::kBuiltinAllToAllV)
+      .Family(OpFamily::kBuiltinCollective)
+      .ReturnsArg(1)
       .Doc(
           "Host chip-dispatch of pld.tensor.all_to_all_v (in-kernel TPUT, MAX_RECV derived "
           "from the runtime rank count).")

@@ -11,6 +11,7 @@
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
+#include "register_op.h"
 
 namespace pypto::ir {
 
@@ -39,7 +40,7 @@ const Type* DeduceCacheInvalid(DeduceContext& dc) {
 }  // namespace
 
 void RegisterSystemOps(OpRegistry& r) {
-  r.Register("system.fence")
+  ops::RegisterOp(r, ops::kSystemFence)
       .Doc(
           "Order all preceding GM accesses of this core before all following ones "
           "(a full GM fence).")
@@ -49,7 +50,7 @@ void RegisterSystemOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceFence);
 
-  r.Register("system.cacheinvalid")
+  ops::RegisterOp(r, ops::kSystemCacheinvalid)
       .Doc(
           "Invalidate data-cache lines so later reads see GM: with no arguments the whole GM "
           "cache, or with (tensor, shapes, offsets) one region of a tensor.")

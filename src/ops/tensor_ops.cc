@@ -24,6 +24,7 @@
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
+#include "register_op.h"
 
 namespace pypto::ir {
 
@@ -151,9 +152,8 @@ const Type* DeduceBinaryScalar(DeduceContext& dc) {
   if (!lhs) return nullptr;
   const Expr* rhs = dc.args.size() > 1 ? dc.args[1] : nullptr;
   if (rhs && AsTensorTypeLike(rhs->type))
-    return dc.ErrorAt(1,
-                      fmt::format("must be a scalar, got {}; for two tensors use pl.tensor.{}",
-                                  TypeStr(rhs->type), dc.op.name.substr(7, dc.op.name.size() - 8)));
+    return dc.ErrorAt(1, fmt::format("must be a scalar, got {}; for two tensors use pl.{}",
+                                     TypeStr(rhs->type), ops::Get(dc.op.binary_twin).name));
   if (!ExpectScalar(dc, 1)) return nullptr;
   if (!ScalarAssignable(rhs, lhs->dtype))
     return dc.ErrorAt(1, fmt::format("scalar dtype {} does not match 'lhs' dtype {}",
@@ -286,8 +286,9 @@ const Type* DeduceSlice(DeduceContext& dc) {
   return MakeTensorTypeLike(dc.ctx, in, out_shape, in->dtype, v);
 }
 
-void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& what) {
-  r.Register("tensor." + name)
+void RegisterBinary(OpRegistry& r, OpHandle h, OpHandle tile, OpHandle scalar,
+                    const std::string& what) {
+  ops::RegisterOp(r, h)
       .Doc("Element-wise " + what +
            " of two tensors of the same shape and dtype, or of a tensor and a scalar "
            "(broadcast). Result: a new pl.Tensor whose valid region is the intersection "
@@ -296,11 +297,14 @@ void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& w
       .Arg("lhs", "pl.Tensor or pld.DistributedTensor")
       .Arg("rhs", "tensor of the same shape and dtype, or a scalar of the lhs dtype")
       .NoArgWrites()
+      .Family(OpFamily::kElementwise)
+      .TileTwin(tile)
+      .ScalarTwin(scalar)
       .Deduce(DeduceBinary);
 }
 
-void RegisterBinaryScalar(OpRegistry& r, const std::string& name, const std::string& what) {
-  r.Register("tensor." + name)
+void RegisterBinaryScalar(OpRegistry& r, OpHandle h, OpHandle tile, const std::string& what) {
+  ops::RegisterOp(r, h)
       .Doc("Element-wise " + what +
            " of a tensor and a scalar (a literal takes the tensor's dtype). Result: a new "
            "pl.Tensor with the tensor's shape and valid region.")
@@ -308,13 +312,15 @@ void RegisterBinaryScalar(OpRegistry& r, const std::string& name, const std::str
       .Arg("lhs", "pl.Tensor or pld.DistributedTensor")
       .Arg("rhs", "scalar of the lhs dtype")
       .NoArgWrites()
+      .Family(OpFamily::kElementwiseScalar)
+      .TileTwin(tile)
       .Deduce(DeduceBinaryScalar);
 }
 
 }  // namespace
 
 void RegisterTensorOps(OpRegistry& r) {
-  r.Register("tensor.create")
+  ops::RegisterOp(r, ops::kTensorCreate)
       .Doc("Allocate a new GM tensor of the given shape and dtype.")
       .Category("TensorOp")
       .Arg("shape", "tuple of positive dims, e.g. [16, 64]")
@@ -323,7 +329,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .NoArgWrites()
       .Deduce(DeduceCreate);
 
-  r.Register("tensor.view")
+  ops::RegisterOp(r, ops::kTensorView)
       .Doc(
           "Reinterpret a tensor over the same memory: optionally a new shape with the same "
           "element count, a valid_shape narrowing, and a layout. A pld.DistributedTensor "
@@ -336,7 +342,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .NoArgWrites()
       .Deduce(DeduceView);
 
-  r.Register("tensor.read")
+  ops::RegisterOp(r, ops::kTensorRead)
       .Doc("Read one element of a tensor (scalar D-cache access).")
       .Category("TensorOp")
       .Arg("tensor", "pl.Tensor or pld.DistributedTensor")
@@ -344,7 +350,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .NoArgWrites()
       .Deduce(DeduceRead);
 
-  r.Register("tensor.write")
+  ops::RegisterOp(r, ops::kTensorWrite)
       .Doc(
           "Write one element of a tensor (scalar D-cache access). Returns the tensor, for "
           "chaining.")
@@ -355,19 +361,15 @@ void RegisterTensorOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kWrite)
       .Deduce(DeduceWrite);
 
-  RegisterBinary(r, "add", "sum");
-  RegisterBinary(r, "sub", "difference");
-  RegisterBinary(r, "mul", "product");
-  RegisterBinary(r, "div", "quotient");
-  RegisterBinary(r, "maximum", "maximum");
-  RegisterBinary(r, "minimum", "minimum");
+  // The element-wise family, from op_list.def (a binary member's scalar twin is
+  // the member whose PYPTO_ELEMENTWISE_SCALAR line names it; none: unset).
+#define PYPTO_ELEMENTWISE(N, name, what) \
+  RegisterBinary(r, ops::kTensor##N, ops::kTile##N, ops::ScalarTwinOf(ops::kTensor##N), what);
+#define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) \
+  RegisterBinaryScalar(r, ops::kTensor##N, ops::kTile##N, what);
+#include "pypto/ops/op_list.def"
 
-  RegisterBinaryScalar(r, "adds", "sum");
-  RegisterBinaryScalar(r, "subs", "difference");
-  RegisterBinaryScalar(r, "muls", "product");
-  RegisterBinaryScalar(r, "divs", "quotient");
-
-  r.Register("tensor.assemble")
+  ops::RegisterOp(r, ops::kTensorAssemble)
       .Doc(
           "Write `source` into the region of `target` starting at `offset` (same rank and "
           "dtype; the region must fit). Only the source's valid region is written. Returns "
@@ -380,7 +382,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kWrite)
       .Deduce(DeduceAssemble);
 
-  r.Register("tensor.cast")
+  ops::RegisterOp(r, ops::kTensorCast)
       .Doc("Convert every element to target_type; same shape and valid region.")
       .Category("TensorOp")
       .Arg("input", "pl.Tensor or pld.DistributedTensor")
@@ -388,7 +390,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .NoArgWrites()
       .Deduce(DeduceCast);
 
-  r.Register("tensor.slice")
+  ops::RegisterOp(r, ops::kTensorSlice)
       .Doc(
           "A view of a rectangular region [offset, offset + shape) of a tensor. valid_shape "
           "(empty = none) narrows the valid region; drop_dims erases extent-1 axes from the "

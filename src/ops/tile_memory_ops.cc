@@ -19,6 +19,7 @@
 #include "pypto/ir/comm.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"
+#include "register_op.h"
 #include "tile_ops_internal.h"
 
 namespace pypto::ir {
@@ -245,7 +246,7 @@ const Type* DeduceTileWrite(DeduceContext& dc) {
 }  // namespace
 
 void RegisterTileMemoryOps(OpRegistry& r) {
-  r.Register("tile.load")
+  ops::RegisterOp(r, ops::kTileLoad)
       .Doc(
           "Load the region [offsets, offsets + shapes) of a GM tensor into an on-chip tile. "
           "valid_shape (default: shapes) marks the meaningful part; it is narrowed to what "
@@ -266,7 +267,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceLoad);
 
-  r.Register("tile.store")
+  ops::RegisterOp(r, ops::kTileStore)
       .Doc(
           "Store a tile's valid region into a GM tensor at offsets; returns the output tensor "
           "(out = pl.tile.store(t, offsets, out)). shapes maps a tile onto a tensor region of "
@@ -289,7 +290,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceStore);
 
-  r.Register("tile.create")
+  ops::RegisterOp(r, ops::kTileCreate)
       .Doc("Allocate an uninitialised on-chip tile of the given shape and dtype.")
       .Category("TileOp")
       .Arg("shape", "tuple of positive dims")
@@ -300,7 +301,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceCreate);
 
-  r.Register("tile.set_validshape")
+  ops::RegisterOp(r, ops::kTileSetValidshape)
       .Doc(
           "The same 2-D tile with its valid region set to [valid_rows, valid_cols] (metadata "
           "only; no data moves).")
@@ -312,7 +313,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceSetValidShape);
 
-  r.Register("tile.fillpad_inplace")
+  ops::RegisterOp(r, ops::kTileFillpadInplace)
       .Doc(
           "Fill the elements outside a Vec tile's valid region with pad_value (default zero), "
           "in place; the result is the same tile, now fully valid.")
@@ -327,7 +328,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceFillPad);
 
-  r.Register("tile.move")
+  ops::RegisterOp(r, ops::kTileMove)
       .Doc(
           "Copy a tile to another on-chip memory space (default pl.Mem.Vec), optionally "
           "changing its block/scatter layout. Crossing between cube spaces (Mat, Left, Right, "
@@ -342,7 +343,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceMove);
 
-  r.Register("tile.get_subblock_idx")
+  ops::RegisterOp(r, ops::kTileGetSubblockIdx)
       .Doc("Index (0 or 1) of the AIV sub-block (vector lane) executing the call.")
       .Category("TileOp")
       .Affinity(CoreAffinity::kVector)
@@ -350,7 +351,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceSubblockIdx);
 
-  r.Register("tile.read")
+  ops::RegisterOp(r, ops::kTileRead)
       .Doc("Read one element of a tile.")
       .Category("TileOp")
       .Arg("tile", "pl.Tile")
@@ -359,7 +360,7 @@ void RegisterTileMemoryOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceTileRead);
 
-  r.Register("tile.write")
+  ops::RegisterOp(r, ops::kTileWrite)
       .Doc("Write one element of a tile; returns the tile, for chaining.")
       .Category("TileOp")
       .Arg("tile", "pl.Tile (written)")

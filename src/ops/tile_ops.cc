@@ -12,6 +12,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"
+#include "register_op.h"
 #include "tile_ops_internal.h"
 
 namespace pypto::ir {
@@ -69,9 +70,8 @@ const Type* DeduceTileBinaryScalar(DeduceContext& dc) {
   if (!lhs || !ExpectVecOrUnset(dc, 0, lhs)) return nullptr;
   const Expr* rhs = dc.args.size() > 1 ? dc.args[1] : nullptr;
   if (rhs && Isa<TileType>(rhs->type))
-    return dc.ErrorAt(
-        1, fmt::format("must be a scalar, got {}; for two tiles use pl.tile.{}", TypeStr(rhs->type),
-                       dc.op.name.substr(5, dc.op.name.size() - 6)));
+    return dc.ErrorAt(1, fmt::format("must be a scalar, got {}; for two tiles use pl.{}",
+                                     TypeStr(rhs->type), ops::Get(dc.op.binary_twin).name));
   if (!ExpectScalar(dc, 1)) return nullptr;
   if (!ScalarAssignable(rhs, lhs->dtype))
     return dc.ErrorAt(1, fmt::format("scalar dtype {} does not match 'lhs' dtype {}",
@@ -92,8 +92,8 @@ const Type* DeduceTileCast(DeduceContext& dc) {
   return MakeTileType(dc.ctx, t->shape, dt, MemorySpace::kVec, v);
 }
 
-void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& what) {
-  r.Register("tile." + name)
+void RegisterBinary(OpRegistry& r, OpHandle h, OpHandle scalar, const std::string& what) {
+  ops::RegisterOp(r, h)
       .Doc("Element-wise " + what +
            " of two tiles of the same shape and dtype in pl.Mem.Vec. The result is a Vec "
            "tile whose valid region is the intersection of the operands' valid regions.")
@@ -106,11 +106,13 @@ void RegisterBinary(OpRegistry& r, const std::string& name, const std::string& w
       .InputMemory(1, {MemorySpace::kVec})
       .OutputMemory(MemorySpace::kVec)
       .Placement(OpPlacement::kKernelOnly)
+      .Family(OpFamily::kElementwise)
+      .ScalarTwin(scalar)
       .Deduce(DeduceTileBinary);
 }
 
-void RegisterBinaryScalar(OpRegistry& r, const std::string& name, const std::string& what) {
-  r.Register("tile." + name)
+void RegisterBinaryScalar(OpRegistry& r, OpHandle h, const std::string& what) {
+  ops::RegisterOp(r, h)
       .Doc("Element-wise " + what +
            " of a tile in pl.Mem.Vec and a scalar (a literal takes the tile's dtype). The "
            "result is a Vec tile with the tile's shape and valid region.")
@@ -122,25 +124,20 @@ void RegisterBinaryScalar(OpRegistry& r, const std::string& name, const std::str
       .InputMemory(0, {MemorySpace::kVec})
       .OutputMemory(MemorySpace::kVec)
       .Placement(OpPlacement::kKernelOnly)
+      .Family(OpFamily::kElementwiseScalar)
       .Deduce(DeduceTileBinaryScalar);
 }
 
 }  // namespace
 
 void RegisterTileElementwiseOps(OpRegistry& r) {
-  RegisterBinary(r, "add", "sum");
-  RegisterBinary(r, "sub", "difference");
-  RegisterBinary(r, "mul", "product");
-  RegisterBinary(r, "div", "quotient");
-  RegisterBinary(r, "maximum", "maximum");
-  RegisterBinary(r, "minimum", "minimum");
+  // The element-wise family, from op_list.def.
+#define PYPTO_ELEMENTWISE(N, name, what) \
+  RegisterBinary(r, ops::kTile##N, ops::ScalarTwinOf(ops::kTile##N), what);
+#define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) RegisterBinaryScalar(r, ops::kTile##N, what);
+#include "pypto/ops/op_list.def"
 
-  RegisterBinaryScalar(r, "adds", "sum");
-  RegisterBinaryScalar(r, "subs", "difference");
-  RegisterBinaryScalar(r, "muls", "product");
-  RegisterBinaryScalar(r, "divs", "quotient");
-
-  r.Register("tile.cast")
+  ops::RegisterOp(r, ops::kTileCast)
       .Doc("Convert every element of a Vec tile to target_type; same shape and valid region.")
       .Category("TileOp")
       .Arg("tile", "pl.Tile in pl.Mem.Vec")

@@ -17,6 +17,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"
+#include "register_op.h"
 #include "tile_ops_internal.h"
 
 namespace pypto::ir {
@@ -94,7 +95,7 @@ const Type* DeduceReshape(DeduceContext& dc) {
 }  // namespace
 
 void RegisterTileShapeOps(OpRegistry& r) {
-  r.Register("tile.row_sum")
+  ops::RegisterOp(r, ops::kTileRowSum)
       .Doc(
           "Row sums of a 2-D Vec tile: [rows, cols] -> [rows, 1] (column-major block layout; "
           "the valid rows are the input's, each summing its valid columns left to right in the "
@@ -111,7 +112,7 @@ void RegisterTileShapeOps(OpRegistry& r) {
       .Placement(OpPlacement::kKernelOnly)
       .Deduce(DeduceRowSum);
 
-  r.Register("tile.reshape")
+  ops::RegisterOp(r, ops::kTileReshape)
       .Doc(
           "The same elements, in row-major order, under a new static shape with the same "
           "element count; same memory space. The input must be fully valid. The result's "

@@ -92,7 +92,7 @@ TEST_CASE("literals print by dtype", "[printer]") {
 TEST_CASE("program header, decorators, unique names and loops", "[printer]") {
   Context c;
   OpRegistry reg;  // private registry: the printer only needs the OpDef
-  reg.Register("tile.fake")
+  reg.Register(OpHandle{0}, "tile.fake")
       .Arg("x")
       .EnumKwarg("op", EnumKind::kNotifyOp)
       .Deduce([](DeduceContext& d) { return d.args[0]->type; });

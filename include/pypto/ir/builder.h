@@ -60,13 +60,19 @@ class IRBuilder {
   const MakeTuple* IndexTuple(std::initializer_list<int64_t> values);
   const TupleGetItem* GetItem(const Expr* tuple, int64_t index);
 
-  // A registered op call, type-checked by the op's deducer.
+  // A registered op call, type-checked by the op's deducer. Passes name the op by
+  // its handle (pypto/ops/ops.h); the by-name form is for tests and tools that
+  // start from text.
+  const Call* Op(OpHandle op, std::vector<const Expr*> args, AttrList kwargs = {},
+                 AttrList attrs = {});
   const Call* Op(std::string_view name, std::vector<const Expr*> args, AttrList kwargs = {},
                  AttrList attrs = {});
   const Call* Op(const OpDef& op, std::vector<const Expr*> args, AttrList kwargs = {},
                  AttrList attrs = {});
   // Like Op() but reports problems to `diag` and returns nullptr (for tests of
   // diagnostics and for passes that must surface user errors).
+  const Call* TryOp(OpHandle op, std::vector<const Expr*> args, AttrList kwargs, AttrList attrs,
+                    DiagnosticEngine& diag);
   const Call* TryOp(std::string_view name, std::vector<const Expr*> args, AttrList kwargs,
                     AttrList attrs, DiagnosticEngine& diag);
   // `self.<callee>(args)`; the result type is the callee's single return type,

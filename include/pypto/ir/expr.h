@@ -10,6 +10,7 @@
 
 #include "pypto/ir/attr.h"
 #include "pypto/ir/node.h"
+#include "pypto/ir/op_handle.h"
 #include "pypto/ir/type.h"
 
 namespace pypto::ir {
@@ -139,6 +140,8 @@ struct Call : Expr {
   std::vector<const Expr*> args;
   AttrList kwargs;
   AttrList attrs;
+  // True when this calls the op `h` (pypto/ops/ops.h handles).
+  bool Is(OpHandle h) const;
   bool IsOp(std::string_view name) const;
   std::string_view OpName() const;  // "" for function calls
 };

@@ -4,9 +4,13 @@
 // returns the result type or reports diagnostics pointing at the offending
 // argument), core affinity, the no-duplicate bit, per-argument effects (possibly
 // kwarg-dependent), input memory-space requirements, and where the op may appear.
-// Passes, the emitter and the executor query this instead of matching names.
+// Passes, the emitter and the executor query this instead of matching names:
+// each op has a stable OpHandle (the ops layer declares them, in
+// include/pypto/ops/op_list.def), and code compares handles or asks the traits
+// declared here. Text names are for the text boundary only.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,6 +22,7 @@
 #include "pypto/core/diagnostics.h"
 #include "pypto/ir/attr.h"
 #include "pypto/ir/expr.h"
+#include "pypto/ir/op_handle.h"
 
 namespace pypto::ir {
 
@@ -27,6 +32,15 @@ enum class CoreAffinity { kDerived, kCube, kVector, kShared, kMixed };
 enum class ArgEffect { kRead, kWrite, kReadWrite };
 // Where a call to the op may appear.
 enum class OpPlacement { kAnywhere, kHostOnly, kKernelOnly };
+
+// What kind of op this is, for code that treats a family alike.
+enum class OpFamily : uint8_t {
+  kOther,
+  kElementwise,        // tensor.<name> / tile.<name> of two operands (add, maximum, ...)
+  kElementwiseScalar,  // the tile ⊕ scalar twin of an element-wise op (adds, ...)
+  kCollective,         // pld.tensor.<collective>
+  kBuiltinCollective,  // builtin.tensor.<collective>: the HOST dispatch of one
+};
 
 enum class KwargType { kInt, kBool, kFloat, kString, kDType, kEnum, kIntList, kAny };
 
@@ -49,6 +63,7 @@ using DeduceFn = std::function<const Type*(DeduceContext&)>;
 using EffectFn = std::function<ArgEffect(const AttrList& kwargs)>;
 
 struct OpDef {
+  OpHandle handle;   // stable identity (pypto/ops/ops.h)
   std::string name;  // canonical full name, e.g. "pld.system.notify"
   std::string doc;
   std::string category;       // "TensorOp", "TileOp", "SyncOp", "DistributedOp", ...
@@ -65,6 +80,25 @@ struct OpDef {
   bool internal_only = false;  // compiler output only: rejected in user source
   OpPlacement placement = OpPlacement::kAnywhere;
 
+  // ---- traits: facts other layers ask about an op, declared once here ----------
+  OpFamily family = OpFamily::kOther;
+  // The element-wise op a scalar twin belongs to (tile.adds -> tile.add), and the
+  // other way round (tile.add -> tile.adds; unset when there is none).
+  OpHandle binary_twin;
+  OpHandle scalar_twin;
+  // The tile op a tensor op becomes inside a kernel (tensor.add -> tile.add,
+  // pld.tensor.put -> pld.tile.put); unset when convert-tensor-to-tile-ops keeps it.
+  OpHandle tile_twin;
+  // The tensor op a tile op is the kernel form of (the inverse of tile_twin).
+  OpHandle tensor_twin;
+  // A collective's HOST dispatch (pld.tensor.allreduce -> builtin.tensor.allreduce),
+  // and, for a builtin, the collective it dispatches.
+  OpHandle builtin_twin;
+  OpHandle collective_twin;
+  // The argument whose type (and buffer) the call returns; -1 when none.
+  int returned_arg = -1;
+
+  bool Is(OpHandle h) const { return handle == h; }
   ArgEffect EffectOf(int arg, const AttrList& kwargs) const {
     auto it = effects.find(arg);
     return it == effects.end() ? ArgEffect::kRead : it->second(kwargs);
@@ -162,6 +196,26 @@ class OpBuilder {
     d_->internal_only = true;
     return *this;
   }
+  OpBuilder& Family(OpFamily f) {
+    d_->family = f;
+    return *this;
+  }
+  OpBuilder& TileTwin(OpHandle h) {
+    d_->tile_twin = h;
+    return *this;
+  }
+  OpBuilder& BuiltinTwin(OpHandle h) {
+    d_->builtin_twin = h;
+    return *this;
+  }
+  OpBuilder& ScalarTwin(OpHandle h) {
+    d_->scalar_twin = h;
+    return *this;
+  }
+  OpBuilder& ReturnsArg(int arg) {
+    d_->returned_arg = arg;
+    return *this;
+  }
   OpBuilder& Placement(OpPlacement p) {
     d_->placement = p;
     return *this;
@@ -177,12 +231,27 @@ class OpRegistry {
   // The process-wide registry, populated with every op on first use.
   static const OpRegistry& Global();
 
-  OpBuilder Register(std::string name);
+  // The registry the ops layer fills (pypto/ops/ops.h: ops::Registry() returns it
+  // filled). Mutable only for that layer's registration and for tests.
+  static OpRegistry& Mutable();
+
+  // Registers op `h` under its canonical text name. Twins named by handle
+  // (tile_twin, ...) are linked both ways by Link() once every op is in.
+  OpBuilder Register(OpHandle h, std::string name);
+  // Sets the inverse twins (binary_twin, tensor_twin, collective_twin) from the
+  // declared ones; checks every declared twin is registered.
+  void Link();
+  // Text boundary: the op spelled `name`, or nullptr.
   const OpDef* Find(std::string_view name) const;
+  // The op of a handle (checked: the handle must be registered).
+  const OpDef& Get(OpHandle h) const;
+  bool Has(OpHandle h) const { return h.id < by_id_.size() && by_id_[h.id] != nullptr; }
+  size_t size() const { return ops_.size(); }
   std::vector<const OpDef*> All() const;  // sorted by name
 
  private:
   std::map<std::string, std::unique_ptr<OpDef>, std::less<>> ops_;
+  std::vector<OpDef*> by_id_;
 };
 
 // Everything a deducer sees. Report problems through Error()/ErrorAt(); a

@@ -11,6 +11,7 @@
 // gather-style ops only write their target).
 #include <fmt/format.h>
 
+#include "../register_op.h"
 #include "dist_common.h"
 #include "pypto/ir/context.h"
 
@@ -187,7 +188,10 @@ static const Type* DeduceAllToAllV(DeduceContext& dc) {
 }
 
 void RegisterCollectiveOps(OpRegistry& r) {
-  r.Register("pld.tensor.allreduce")
+  ops::RegisterOp(r, ops::kPldAllreduce)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(0)
+      .BuiltinTwin(ops::kBuiltinAllreduce)
       .Doc(
           "Reduces every rank's window slice in place (mode \"mesh\" or \"ring\"); returns "
           "target's type. Without a signal (host, mesh only) one is synthesized.")
@@ -203,14 +207,20 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kReadWrite)
       .Effect(1, ArgEffect::kReadWrite);
 
-  r.Register("pld.tensor.barrier")
+  ops::RegisterOp(r, ops::kPldBarrier)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(0)
+      .BuiltinTwin(ops::kBuiltinBarrier)
       .Doc("Cross-rank barrier on an INT32 [NR] / [NR, 1] signal window; returns its type.")
       .Category("DistributedOp")
       .Arg("signal", "window-bound INT32 DistributedTensor (InOut)")
       .Deduce(DeduceBarrier)
       .Effect(0, ArgEffect::kReadWrite);
 
-  r.Register("pld.tensor.broadcast")
+  ops::RegisterOp(r, ops::kPldBroadcast)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(0)
+      .BuiltinTwin(ops::kBuiltinBroadcast)
       .Doc("Replicates rank `root`'s window slice to every rank; returns target's type.")
       .Category("DistributedOp")
       .Arg("target", "window-bound DistributedTensor (InOut)")
@@ -220,7 +230,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kReadWrite)
       .Effect(1, ArgEffect::kReadWrite);
 
-  r.Register("pld.tensor.reduce_scatter")
+  ops::RegisterOp(r, ops::kPldReduceScatter)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(0)
+      .BuiltinTwin(ops::kBuiltinReduceScatter)
       .Doc(
           "Reduces (op: Sum, Max, Min or Prod) [NR, SIZE] window slices and scatters row r to "
           "rank r; returns target's type.")
@@ -232,7 +245,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(0, ArgEffect::kReadWrite)
       .Effect(1, ArgEffect::kReadWrite);
 
-  r.Register("pld.tensor.allgather")
+  ops::RegisterOp(r, ops::kPldAllgather)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(1)
+      .BuiltinTwin(ops::kBuiltinAllgather)
       .Doc(
           "Gathers every rank's [1, SIZE] chunk into the [NR, SIZE] window `target`; returns "
           "target's type.")
@@ -244,7 +260,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kWrite)
       .Effect(2, ArgEffect::kReadWrite);
 
-  r.Register("pld.tensor.all_to_all")
+  ops::RegisterOp(r, ops::kPldAllToAll)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(1)
+      .BuiltinTwin(ops::kBuiltinAllToAll)
       .Doc(
           "Symmetric personalised exchange: row d of every rank's input lands in row r of "
           "rank d's window; returns target's type.")
@@ -256,7 +275,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Effect(1, ArgEffect::kWrite)
       .Effect(2, ArgEffect::kReadWrite);
 
-  r.Register("pld.tensor.all_to_all_v")
+  ops::RegisterOp(r, ops::kPldAllToAllV)
+      .Family(OpFamily::kCollective)
+      .ReturnsArg(1)
+      .BuiltinTwin(ops::kBuiltinAllToAllV)
       .Doc(
           "Variable-size all-to-all: pushes clamp(send_counts[d], 0, MAX_RECV) rows to each "
           "rank d and publishes the count into recv_counts; returns target's type.")

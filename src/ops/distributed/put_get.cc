@@ -17,6 +17,7 @@
 // ConvertTensorToTileOps must parse back.
 #include <fmt/format.h>
 
+#include "../register_op.h"
 #include "dist_common.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/transfer_operands.h"
@@ -183,7 +184,8 @@ static const Type* DeduceTileTransfer(DeduceContext& dc, bool is_put) {
 }
 
 void RegisterPutGetOps(OpRegistry& r) {
-  r.Register("pld.tensor.put")
+  ops::RegisterOp(r, ops::kPldTensorPut)
+      .TileTwin(ops::kPldTilePut)
       .Doc(
           "Writes local `src` into the peer's slice of window-bound `dst` (TPUT), the full slice "
           "or the region dst_offsets/src_offsets/shape; chunk_rows/chunk_cols shrink the VEC "
@@ -204,7 +206,8 @@ void RegisterPutGetOps(OpRegistry& r) {
       .Affinity(CoreAffinity::kVector)
       .Effect(0, PutDstEffect());
 
-  r.Register("pld.tensor.get")
+  ops::RegisterOp(r, ops::kPldTensorGet)
+      .TileTwin(ops::kPldTileGet)
       .Doc(
           "Reads the peer's slice of window-bound `src` into local `dst` (TGET), the full slice "
           "or a region; chunk_rows/chunk_cols/pipeline as for put.")
@@ -223,7 +226,7 @@ void RegisterPutGetOps(OpRegistry& r) {
       .Affinity(CoreAffinity::kVector)
       .Effect(0, ArgEffect::kWrite);
 
-  r.Register("pld.tile.put")
+  ops::RegisterOp(r, ops::kPldTilePut)
       .Doc(
           "Internal form of pld.tensor.put with explicit Vec staging tile(s): (dst, peer, src, "
           "stage[, stage2][, dst_offsets, src_offsets, shape]).")
@@ -242,7 +245,7 @@ void RegisterPutGetOps(OpRegistry& r) {
       .Effect(0, PutDstEffect())
       .Effect(3, ArgEffect::kReadWrite);
 
-  r.Register("pld.tile.get")
+  ops::RegisterOp(r, ops::kPldTileGet)
       .Doc(
           "Internal form of pld.tensor.get with explicit Vec staging tile(s): (dst, peer, src, "
           "stage[, stage2][, dst_offsets, src_offsets, shape]).")

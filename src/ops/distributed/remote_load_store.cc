@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "../register_op.h"
 #include "dist_common.h"
 #include "pypto/ir/context.h"
 
@@ -230,7 +231,7 @@ static const Type* DeduceRemoteStore(DeduceContext& dc, bool tile_form) {
 }
 
 void RegisterRemoteLoadStoreOps(OpRegistry& r) {
-  r.Register("pld.tile.remote_load")
+  ops::RegisterOp(r, ops::kPldTileRemoteLoad)
       .Doc(
           "Reads region `offsets`/`shape` of the peer's slice of window-bound `target` into a "
           "local tile (TLOAD). valid_shape limits the remote partition and the tile's valid "
@@ -251,7 +252,7 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
       .Deduce(DeduceRemoteLoad)
       .NoArgWrites();
 
-  r.Register("pld.tile.remote_store")
+  ops::RegisterOp(r, ops::kPldTileRemoteStore)
       .Doc(
           "Writes local tile `src_tile` into the peer's slice of window-bound `target` at "
           "`offsets` (TSTORE); atomic=pld.AtomicType.Add accumulates.")
@@ -265,7 +266,8 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
       .Effect(1, AtomicDependentEffect())
       .InputMemory(0, {MemorySpace::kVec, MemorySpace::kAcc});
 
-  r.Register("pld.tensor.remote_store")
+  ops::RegisterOp(r, ops::kPldTensorRemoteStore)
+      .TileTwin(ops::kPldTileRemoteStore)
       .Doc(
           "Tensor-level twin of pld.tile.remote_store (lowered 1:1 by ConvertTensorToTileOps; "
           "a GM-resident src is bridged through a Vec tile.load).")

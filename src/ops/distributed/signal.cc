@@ -16,6 +16,7 @@
 
 #include <limits>
 
+#include "../register_op.h"
 #include "dist_common.h"
 #include "pypto/ir/context.h"
 
@@ -92,7 +93,7 @@ static const Type* DeduceDeferWait(DeduceContext& dc) {
 }
 
 void RegisterSignalOps(OpRegistry& r) {
-  r.Register("pld.system.notify")
+  ops::RegisterOp(r, ops::kPldNotify)
       .Doc(
           "Writes `value` into the peer rank's slot `offsets` of the window-bound signal "
           "`target`: op=pld.NotifyOp.AtomicAdd adds atomically, op=pld.NotifyOp.Set stores.")
@@ -110,7 +111,7 @@ void RegisterSignalOps(OpRegistry& r) {
                                                                        : ArgEffect::kReadWrite;
               }));
 
-  r.Register("pld.system.wait")
+  ops::RegisterOp(r, ops::kPldWait)
       .Doc(
           "Blocks until this rank's slot `offsets` of `signal` compares (cmp) true against "
           "`expected`.")
@@ -122,7 +123,7 @@ void RegisterSignalOps(OpRegistry& r) {
       .Deduce(DeduceWait)
       .NoArgWrites();
 
-  r.Register("pld.system.defer_wait")
+  ops::RegisterOp(r, ops::kPldDeferWait)
       .Doc(
           "Registers `signal[offsets] >= expected` as a completion condition of the current "
           "task (the kernel retires; the scheduler withholds the TaskId until ready).")

@@ -9,6 +9,7 @@
 // pure type plumbing and may appear anywhere.
 #include <fmt/format.h>
 
+#include "../register_op.h"
 #include "dist_common.h"
 #include "pypto/ir/context.h"
 
@@ -101,7 +102,7 @@ static const Type* DeduceRankQuery(DeduceContext& dc) {
 }
 
 void RegisterWindowOps(OpRegistry& r) {
-  r.Register("pld.tensor.alloc_window_buffer")
+  ops::RegisterOp(r, ops::kPldAllocWindowBuffer)
       .Doc(
           "Allocates a symmetric per-rank communication window and returns its base pointer. "
           "Host orchestrator only.")
@@ -114,7 +115,7 @@ void RegisterWindowOps(OpRegistry& r) {
       .NoArgWrites()
       .Placement(OpPlacement::kHostOnly);
 
-  r.Register("pld.tensor.window")
+  ops::RegisterOp(r, ops::kPldWindow)
       .Doc(
           "Views a window buffer as a per-rank DistributedTensor slice of the given shape and "
           "dtype (window binding is filled in by MaterializeCommDomainScopes).")
@@ -125,21 +126,21 @@ void RegisterWindowOps(OpRegistry& r) {
       .Deduce(DeduceWindow)
       .NoArgWrites();
 
-  r.Register("pld.system.world_size")
+  ops::RegisterOp(r, ops::kPldWorldSize)
       .Doc("Number of ranks of the running job (Scalar INT64). Host orchestrator only.")
       .Category("DistributedOp")
       .Deduce(DeduceWorldSize)
       .NoArgWrites()
       .Placement(OpPlacement::kHostOnly);
 
-  r.Register("pld.system.get_comm_ctx")
+  ops::RegisterOp(r, ops::kPldGetCommCtx)
       .Doc("The CommContext a window-bound DistributedTensor parameter was bound with.")
       .Category("DistributedOp")
       .Arg("dist_tensor", "window-bound DistributedTensor")
       .Deduce(DeduceGetCommCtx)
       .NoArgWrites();
 
-  r.Register("pld.system.rank")
+  ops::RegisterOp(r, ops::kPldRank)
       .Doc("This rank's index in the communicator (Scalar INT32). Kernel only.")
       .Category("DistributedOp")
       .Arg("ctx", "pld.CommCtx")
@@ -147,7 +148,7 @@ void RegisterWindowOps(OpRegistry& r) {
       .NoArgWrites()
       .Placement(OpPlacement::kKernelOnly);
 
-  r.Register("pld.system.nranks")
+  ops::RegisterOp(r, ops::kPldNranks)
       .Doc("Number of ranks in the communicator (Scalar INT32). Kernel only.")
       .Category("DistributedOp")
       .Arg("ctx", "pld.CommCtx")

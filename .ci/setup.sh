@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS="cmake ninja-build g++ libfmt-dev libabsl-dev catch2 pybind11-dev python3-dev
-      python3-numpy python3-pytest llvm-14-tools libopenmpi-dev openmpi-bin"
+      python3-numpy python3-pytest llvm-14-tools libopenmpi-dev openmpi-bin clang-format"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

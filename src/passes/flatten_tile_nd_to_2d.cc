@@ -46,8 +46,10 @@ class Flattener : public IRMutator {
     cur_span_ = s->span;
     const Expr* v = MutateExpr(s->value);
     const Var* var = s->var;
-    if (Isa<TileType>(v->type) && !StructuralEqual(v->type, var->type)) {
-      // The call and its defining Var are rebuilt together.
+    if (v != s->value && Isa<TileType>(v->type) && !StructuralEqual(v->type, var->type)) {
+      // The call and its defining Var are rebuilt together. An unchanged call keeps
+      // its Var (and the Var's annotated type, e.g. a memory space the call's
+      // deduced type lacks), so loop iter args typed from it stay consistent.
       const Var* nv = ctx_.NewVar(var->name_hint, v->type, var->span);
       Substitute(var, nv);
       var = nv;

@@ -1,7 +1,7 @@
 // Op handles (pypto/ops/ops.h) against the registry: every handle of
 // op_list.def is registered under its own name, the registry holds nothing
 // else, and the twins the registrations declare are consistent both ways.
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include "pypto/ops/ops.h"
 

@@ -80,9 +80,9 @@ bool UpdateElement(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }  // namespace
 
 void RegisterPtoArrayOps(PtoOpTable& t) {
-  t.emitters["array.create"] = Create;
-  t.emitters["array.get_element"] = GetElement;
-  t.emitters["array.update_element"] = UpdateElement;
+  t.Emit(ops::kArrayCreate, Create);
+  t.Emit(ops::kArrayGetElement, GetElement);
+  t.Emit(ops::kArrayUpdateElement, UpdateElement);
 }
 
 }  // namespace pypto::codegen

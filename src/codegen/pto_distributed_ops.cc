@@ -389,16 +389,16 @@ bool GetCommCtx(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }  // namespace
 
 void RegisterPtoDistributedOps(PtoOpTable& t) {
-  t.emitters["pld.tile.remote_load"] = RemoteLoad;
-  t.emitters["pld.tile.remote_store"] = RemoteStore;
-  t.emitters["pld.tile.put"] = Put;
-  t.emitters["pld.tile.get"] = Get;
-  t.emitters["pld.system.notify"] = Notify;
-  t.emitters["pld.system.wait"] = Wait;
-  t.emitters["pld.system.defer_wait"] = DeferWait;
-  t.emitters["pld.system.rank"] = Rank;
-  t.emitters["pld.system.nranks"] = NRanks;
-  t.emitters["pld.system.get_comm_ctx"] = GetCommCtx;
+  t.Emit(ops::kPldTileRemoteLoad, RemoteLoad);
+  t.Emit(ops::kPldTileRemoteStore, RemoteStore);
+  t.Emit(ops::kPldTilePut, Put);
+  t.Emit(ops::kPldTileGet, Get);
+  t.Emit(ops::kPldNotify, Notify);
+  t.Emit(ops::kPldWait, Wait);
+  t.Emit(ops::kPldDeferWait, DeferWait);
+  t.Emit(ops::kPldRank, Rank);
+  t.Emit(ops::kPldNranks, NRanks);
+  t.Emit(ops::kPldGetCommCtx, GetCommCtx);
 }
 
 }  // namespace pypto::codegen

@@ -11,6 +11,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/visitor.h"
+#include "pypto/ops/ops.h"
 
 namespace pypto::codegen {
 
@@ -134,7 +135,7 @@ class ResizedTiles : public IRVisitor {
  public:
   std::set<const Var*>* out;
   void Visit_Call(const Call* c) override {
-    if (c->op && NormalizeOpName(c->op->name) == "tile.set_validshape" && !c->args.empty())
+    if (c->Is(ops::kTileSetValidshape) && !c->args.empty())
       if (const Var* v = AsVarLike(c->args[0])) out->insert(v);
     IRVisitor::Visit_Call(c);
   }
@@ -284,12 +285,11 @@ void PtoFunctionEmitter::EmitCall(const Call* c, const Var* result) {
                                c->callee));
     return;
   }
-  const PtoOpTable& table = GetPtoOpTable();
-  auto it = table.emitters.find(NormalizeOpName(c->op->name));
-  if (it == table.emitters.end()) {
+  const PtoOpEntry& entry = GetPtoOpTable()[c->op->handle];
+  if (!entry.emit) {
     Error(c->span, fmt::format("{}: not supported by the PTO backend", c->op->name));
-    std::string hint;
-    if (IsPtoUnsupported(c->op->name, &hint) && !hint.empty()) diag_.AddNote(c->span, hint);
+    std::string_view hint = PtoUnsupportedHint(entry.unsupported);
+    if (!hint.empty()) diag_.AddNote(c->span, std::string(hint));
     return;
   }
   if (c->args.size() < c->op->min_args || c->args.size() > c->op->args.size()) {
@@ -299,7 +299,7 @@ void PtoFunctionEmitter::EmitCall(const Call* c, const Var* result) {
   }
   Span saved = cur_span_;
   if (c->span.IsKnown()) cur_span_ = c->span;
-  if (!it->second(*this, c, result)) failed_ = true;
+  if (!entry.emit(*this, c, result)) failed_ = true;
   cur_span_ = saved;
 }
 

@@ -1,27 +1,81 @@
-// The PTO emitter's op table: op name -> emitter function, filled by one
-// Register* function per op family file, plus the explicit list of ops that have
-// no PTO lowering. A unit test walks the op registry and requires every
-// registered op to be in one of the two, so no op is half-supported silently.
+// The PTO emitter's op table (pto_op_table.h): the emitters, filled by one
+// Register* function per op family file, and — declared once, here — the
+// reasons the remaining ops have no PTO lowering. Whole families get their
+// reason from the traits their registration declares (a tensor op with a tile
+// twin, a collective, a builtin collective), so adding an element-wise op needs
+// no entry here; the unit test pto_emitter_test walks the registry and requires
+// every op to have an emitter or a reason.
+#include "pypto/codegen/pto_op_table.h"
+
 #include <fmt/format.h>
 
-#include "pypto/codegen/pto_function_emitter.h"
+#include <cstdlib>
+
+#include "pypto/ops/ops.h"
 
 namespace pypto::codegen {
 
-std::string_view NormalizeOpName(std::string_view name) {
-  if (name.substr(0, 3) == "pl.") name.remove_prefix(3);
-  return name;
+using ir::OpFamily;
+using ir::OpHandle;
+
+std::string_view PtoUnsupportedHint(PtoUnsupported why) {
+  switch (why) {
+    case PtoUnsupported::kNone:
+      return {};
+    case PtoUnsupported::kHostSide:
+      return "host-side op: it belongs in the host orchestrator, which is not emitted as PTO";
+    case PtoUnsupported::kSubblockIdx:
+      return "split_aiv sub-block indices are not passed to PTO kernels yet";
+    case PtoUnsupported::kTensorLevel:
+      return "tensor-level op: lower it to tile ops (convert-tensor-to-tile-ops / "
+             "lower-composite-ops, part of --pipeline=default) before PTO emission";
+    case PtoUnsupported::kBuiltin:
+      return "builtin collective kernels are dispatched by the host runtime, not emitted as PTO";
+  }
+  return {};
 }
 
-static void RegisterUnsupported(PtoOpTable& t) {
-  const std::string host =
-      "host-side op: it belongs in the host orchestrator, which is not emitted as PTO";
-  t.unsupported["pld.system.world_size"] = host;
-  t.unsupported["pld.tensor.alloc_window_buffer"] = host;
-  t.unsupported["pld.tensor.window"] = host;
-  t.unsupported["tile.get_subblock_idx"] =
-      "split_aiv sub-block indices are not passed to PTO kernels yet";
+PtoOpEntry& PtoOpTable::Slot(OpHandle h) {
+  if (!h.valid() || h.id >= entries_.size() || entries_[h.id].declared()) {
+    fmt::print(stderr, "internal error: PTO op table: op #{} declared twice or out of range\n",
+               h.id);
+    std::abort();
+  }
+  return entries_[h.id];
 }
+
+void PtoOpTable::Emit(OpHandle h, PtoOpEmitFn fn, std::string_view spelling) {
+  PtoOpEntry& e = Slot(h);
+  e.emit = fn;
+  e.spelling = spelling;
+}
+
+void PtoOpTable::Unsupported(OpHandle h, PtoUnsupported why) { Slot(h).unsupported = why; }
+
+namespace {
+
+// Ops without a PTO lowering that no family rule below covers.
+constexpr std::pair<OpHandle, PtoUnsupported> kUnsupported[] = {
+    {ops::kPldWorldSize, PtoUnsupported::kHostSide},
+    {ops::kPldAllocWindowBuffer, PtoUnsupported::kHostSide},
+    {ops::kPldWindow, PtoUnsupported::kHostSide},
+    {ops::kTileGetSubblockIdx, PtoUnsupported::kSubblockIdx},
+    {ops::kTensorCreate, PtoUnsupported::kTensorLevel},
+    {ops::kTensorAssemble, PtoUnsupported::kTensorLevel},
+    {ops::kTensorCast, PtoUnsupported::kTensorLevel},
+};
+
+// The family rules: a tensor op with a tile twin (tensor.add, pld.tensor.put,
+// ...) is converted to that twin, and a collective is lowered, before emission;
+// a builtin collective is dispatched by the host runtime.
+PtoUnsupported FamilyReason(const ir::OpDef& op) {
+  if (op.tile_twin.valid() || op.family == OpFamily::kCollective)
+    return PtoUnsupported::kTensorLevel;
+  if (op.family == OpFamily::kBuiltinCollective) return PtoUnsupported::kBuiltin;
+  return PtoUnsupported::kNone;
+}
+
+}  // namespace
 
 const PtoOpTable& GetPtoOpTable() {
   static const PtoOpTable table = [] {
@@ -32,42 +86,19 @@ const PtoOpTable& GetPtoOpTable() {
     RegisterPtoScalarAccessOps(t);
     RegisterPtoTensorViewOps(t);
     RegisterPtoArrayOps(t);
-    RegisterUnsupported(t);
+    for (const auto& [h, why] : kUnsupported) t.Unsupported(h, why);
+    for (const ir::OpDef* op : ops::Registry().All()) {
+      if (t[op->handle].declared()) continue;
+      if (PtoUnsupported why = FamilyReason(*op); why != PtoUnsupported::kNone)
+        t.Unsupported(op->handle, why);
+    }
     return t;
   }();
   return table;
 }
 
-bool HasPtoEmitter(std::string_view op_name) {
-  const auto& e = GetPtoOpTable().emitters;
-  return e.find(NormalizeOpName(op_name)) != e.end();
-}
-
-bool IsPtoUnsupported(std::string_view op_name, std::string* hint) {
-  std::string_view n = NormalizeOpName(op_name);
-  const auto& u = GetPtoOpTable().unsupported;
-  if (auto it = u.find(n); it != u.end()) {
-    if (hint) *hint = it->second;
-    return true;
-  }
-  // Documented prefix rules: tensor-level ops (core and distributed) are lowered
-  // to tile ops before codegen; builtin collectives are prebuilt kernels the host
-  // runtime dispatches.
-  if (n.substr(0, 7) == "tensor." || n.substr(0, 11) == "pld.tensor.") {
-    if (hint)
-      *hint =
-          "tensor-level op: lower it to tile ops (convert-tensor-to-tile-ops / "
-          "lower-composite-ops, part of --pipeline=default) before PTO emission";
-    return true;
-  }
-  if (n.substr(0, 8) == "builtin.") {
-    if (hint)
-      *hint =
-          "builtin collective kernels are dispatched by the host runtime, not emitted "
-          "as PTO";
-    return true;
-  }
-  return false;
+std::string_view PtoSpelling(const ir::Call* c) {
+  return c->op ? GetPtoOpTable()[c->op->handle].spelling : std::string_view{};
 }
 
 }  // namespace pypto::codegen

@@ -146,10 +146,10 @@ bool TileWrite(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }  // namespace
 
 void RegisterPtoScalarAccessOps(PtoOpTable& t) {
-  t.emitters["tensor.read"] = TensorRead;
-  t.emitters["tensor.write"] = TensorWrite;
-  t.emitters["tile.read"] = TileRead;
-  t.emitters["tile.write"] = TileWrite;
+  t.Emit(ops::kTensorRead, TensorRead);
+  t.Emit(ops::kTensorWrite, TensorWrite);
+  t.Emit(ops::kTileRead, TileRead);
+  t.Emit(ops::kTileWrite, TileWrite);
 }
 
 }  // namespace pypto::codegen

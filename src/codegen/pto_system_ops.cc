@@ -41,8 +41,8 @@ bool CacheInvalid(PtoFunctionEmitter& fe, const Call* c, const Var*) {
 }  // namespace
 
 void RegisterPtoSystemOps(PtoOpTable& t) {
-  t.emitters["system.fence"] = Fence;
-  t.emitters["system.cacheinvalid"] = CacheInvalid;
+  t.Emit(ops::kSystemFence, Fence);
+  t.Emit(ops::kSystemCacheinvalid, CacheInvalid);
 }
 
 }  // namespace pypto::codegen

@@ -55,21 +55,23 @@ bool TensorView(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoTensor* in = fe.TensorArg(c, 0);
   if (!in) return false;
   const TensorType* rt = AsTensorTypeLike(c->type);
-  if (!rt) return fe.Error(c->span, "tensor.view: expected a tensor result");
+  if (!rt)
+    return fe.Error(c->span,
+                    fmt::format("{}: expected a tensor result", PtoFunctionEmitter::OpName(c)));
   if (!result) return true;  // a view nobody uses addresses nothing
   if (LayoutOf(rt) != LayoutOf(in->type))
-    return fe.Error(c->span,
-                    "tensor.view: changing a tensor's layout is not supported by the "
-                    "PTO backend; view it with its own layout");
+    return fe.Error(c->span, fmt::format("{}: changing a tensor's layout is not supported by the "
+                                         "PTO backend; view it with its own layout",
+                                         PtoFunctionEmitter::OpName(c)));
   if (SameShape(rt->shape, in->type->shape)) {
     // Only the valid region changes: partition views carry their own extents.
     BindTensor(fe, result, in);
     return true;
   }
   if (!PackedND(in->type))
-    return fe.Error(c->span, fmt::format("tensor.view: reshaping '{}' is not supported by the "
+    return fe.Error(c->span, fmt::format("{}: reshaping '{}' is not supported by the "
                                          "PTO backend; only packed ND tensors can be reshaped",
-                                         in->name));
+                                         PtoFunctionEmitter::OpName(c), in->name));
   const PtoTensor* t = fe.DeriveTensor(*in, rt, in->ptr, result->name_hint);
   if (!t) return false;
   BindTensor(fe, result, t);
@@ -80,19 +82,22 @@ bool TensorSlice(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoTensor* in = fe.TensorArg(c, 0);
   if (!in) return false;
   const TensorType* rt = AsTensorTypeLike(c->type);
-  if (!rt) return fe.Error(c->span, "tensor.slice: expected a tensor result");
+  if (!rt)
+    return fe.Error(c->span,
+                    fmt::format("{}: expected a tensor result", PtoFunctionEmitter::OpName(c)));
   if (!result) return true;
   // The slice's type takes explicit parent strides, or packed row-major ones;
   // a DN/NZ parent without explicit strides is addressed column-major here.
   if (LayoutOf(in->type) != TensorLayout::kND && in->type->view->stride.empty())
-    return fe.Error(c->span,
-                    fmt::format("tensor.slice: slicing '{}' is not supported by the "
-                                "PTO backend; a {} tensor needs explicit strides "
-                                "(pl.TensorView(stride=...)) to be sliced",
-                                in->name, LayoutOf(in->type) == TensorLayout::kDN ? "DN" : "NZ"));
+    return fe.Error(c->span, fmt::format("{}: slicing '{}' is not supported by the "
+                                         "PTO backend; a {} tensor needs explicit strides "
+                                         "(pl.TensorView(stride=...)) to be sliced",
+                                         PtoFunctionEmitter::OpName(c), in->name,
+                                         LayoutOf(in->type) == TensorLayout::kDN ? "DN" : "NZ"));
   const MakeTuple* off = AsTuple(c->args[2]);
   if (!off || off->elements.size() != in->strides.size())
-    return fe.Error(c->span, "tensor.slice: offset must be a tuple with one index per dim");
+    return fe.Error(c->span, fmt::format("{}: offset must be a tuple with one index per dim",
+                                         PtoFunctionEmitter::OpName(c)));
   // Element offset of the region start: sum(offset_k * stride_k); static terms
   // are folded, zero terms skipped.
   int64_t static_off = 0;
@@ -140,8 +145,8 @@ bool TensorSlice(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }  // namespace
 
 void RegisterPtoTensorViewOps(PtoOpTable& t) {
-  t.emitters["tensor.view"] = TensorView;
-  t.emitters["tensor.slice"] = TensorSlice;
+  t.Emit(ops::kTensorView, TensorView);
+  t.Emit(ops::kTensorSlice, TensorSlice);
 }
 
 }  // namespace pypto::codegen

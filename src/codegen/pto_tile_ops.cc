@@ -10,6 +10,7 @@
 #include "pypto/ir/casting.h"
 #include "pypto/ir/comm.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ops/ops.h"
 
 namespace pypto::codegen {
 
@@ -30,7 +31,9 @@ bool TileLoad(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoTensor* t = fe.TensorArg(c, 0);
   if (!t) return false;
   const TileType* rt = As<TileType>(c->type);
-  if (!rt) return fe.Error(c->span, "tile.load: expected a tile result");
+  if (!rt)
+    return fe.Error(c->span,
+                    fmt::format("{}: expected a tile result", PtoFunctionEmitter::OpName(c)));
   const PtoBinding* tile = fe.AllocTile(result, c);
   if (!tile) return false;
   auto offs = fe.IndexList(c->args[1], c->span);
@@ -58,10 +61,11 @@ std::optional<std::vector<PtoDim>> UnmergedExtent(PtoFunctionEmitter& fe, const 
   if (!tile->view || tile->view->valid_shape.empty()) return fe.DimList(ext, c->span);
   const Expr* vrows = tile->view->valid_shape[0];
   if (!DimEqual(ext.back(), tile->shape[1])) {
-    fe.Error(c->span, fmt::format("tile.store: a partly valid {} tile stored through the {} "
+    fe.Error(c->span, fmt::format("{}: a partly valid {} tile stored through the {} "
                                   "region (a different last extent) is not supported by the PTO "
                                   "backend; store through a region ending in {}",
-                                  ShapeStr(tile->shape), ShapeStr(ext), DimStr(tile->shape[1])));
+                                  PtoFunctionEmitter::OpName(c), ShapeStr(tile->shape),
+                                  ShapeStr(ext), DimStr(tile->shape[1])));
     return std::nullopt;
   }
   std::vector<const Expr*> dims = ext;
@@ -101,10 +105,10 @@ std::optional<std::vector<PtoDim>> UnmergedExtent(PtoFunctionEmitter& fe, const 
     dims[0] = e;
   }
   if (!ok) {
-    fe.Error(c->span, fmt::format("tile.store: the valid rows ({}) of the flattened tile are not "
+    fe.Error(c->span, fmt::format("{}: the valid rows ({}) of the flattened tile are not "
                                   "whole rows of the {} region, which is not supported by the PTO "
                                   "backend; store a valid box of whole rows",
-                                  DimStr(vrows), ShapeStr(ext)));
+                                  PtoFunctionEmitter::OpName(c), DimStr(vrows), ShapeStr(ext)));
     return std::nullopt;
   }
   return fe.DimList(dims, c->span);
@@ -167,37 +171,8 @@ bool TileFillPadInplace(PtoFunctionEmitter& fe, const Call* c, const Var* result
   return true;
 }
 
-// Tile x tile -> tile.
-const std::map<std::string, std::string, std::less<>>& BinaryOps() {
-  static const std::map<std::string, std::string, std::less<>> m = {
-      {"tile.add", "pto.tadd"}, {"tile.sub", "pto.tsub"},     {"tile.mul", "pto.tmul"},
-      {"tile.div", "pto.tdiv"}, {"tile.maximum", "pto.tmax"}, {"tile.minimum", "pto.tmin"},
-      {"tile.max", "pto.tmax"}, {"tile.min", "pto.tmin"},     {"tile.and", "pto.tand"},
-      {"tile.or", "pto.tor"},   {"tile.xor", "pto.txor"},     {"tile.rem", "pto.trem"},
-  };
-  return m;
-}
-// Tile x scalar -> tile.
-const std::map<std::string, std::string, std::less<>>& ScalarOps() {
-  static const std::map<std::string, std::string, std::less<>> m = {
-      {"tile.adds", "pto.tadds"}, {"tile.subs", "pto.tsubs"},     {"tile.muls", "pto.tmuls"},
-      {"tile.divs", "pto.tdivs"}, {"tile.maximums", "pto.tmaxs"}, {"tile.minimums", "pto.tmins"},
-  };
-  return m;
-}
-// Tile -> tile.
-const std::map<std::string, std::string, std::less<>>& UnaryOps() {
-  static const std::map<std::string, std::string, std::less<>> m = {
-      {"tile.exp", "pto.texp"},   {"tile.neg", "pto.tneg"},     {"tile.abs", "pto.tabs"},
-      {"tile.sqrt", "pto.tsqrt"}, {"tile.rsqrt", "pto.trsqrt"}, {"tile.recip", "pto.trecip"},
-      {"tile.log", "pto.tlog"},   {"tile.relu", "pto.trelu"},   {"tile.not", "pto.tnot"},
-      {"tile.move", "pto.tmov"},  {"tile.cast", "pto.tcvt"},
-  };
-  return m;
-}
-
 bool TileBinary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  const std::string& op = BinaryOps().find(NormalizeOpName(c->op->name))->second;
+  std::string_view op = PtoSpelling(c);
   const PtoBinding* a = fe.TileArg(c, 0);
   const PtoBinding* b = fe.TileArg(c, 1);
   if (!a || !b) return false;
@@ -209,7 +184,7 @@ bool TileBinary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }
 
 bool TileScalar(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  const std::string& op = ScalarOps().find(NormalizeOpName(c->op->name))->second;
+  std::string_view op = PtoSpelling(c);
   const PtoBinding* a = fe.TileArg(c, 0);
   if (!a) return false;
   const TileType* tt = Cast<TileType>(c->args[0]->type);
@@ -223,7 +198,7 @@ bool TileScalar(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }
 
 bool TileUnary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  const std::string& op = UnaryOps().find(NormalizeOpName(c->op->name))->second;
+  std::string_view op = PtoSpelling(c);
   const PtoBinding* a = fe.TileArg(c, 0);
   if (!a) return false;
   const PtoBinding* r = fe.AllocTile(result, c);
@@ -258,19 +233,34 @@ bool TileReshape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   return true;
 }
 
+// The element-wise family's PTO spellings, one entry per tile op: the op's
+// declared family (tile x tile, or its tile x scalar twin) picks the emitter.
+constexpr std::pair<OpHandle, std::string_view> kElementwise[] = {
+    {ops::kTileAdd, "pto.tadd"},   {ops::kTileSub, "pto.tsub"},     {ops::kTileMul, "pto.tmul"},
+    {ops::kTileDiv, "pto.tdiv"},   {ops::kTileMaximum, "pto.tmax"}, {ops::kTileMinimum, "pto.tmin"},
+    {ops::kTileAdds, "pto.tadds"}, {ops::kTileSubs, "pto.tsubs"},   {ops::kTileMuls, "pto.tmuls"},
+    {ops::kTileDivs, "pto.tdivs"},
+};
+// Tile -> tile ops spelled by TileUnary.
+constexpr std::pair<OpHandle, std::string_view> kUnary[] = {
+    {ops::kTileMove, "pto.tmov"},
+    {ops::kTileCast, "pto.tcvt"},
+};
+
 }  // namespace
 
 void RegisterPtoTileOps(PtoOpTable& t) {
-  t.emitters["tile.load"] = TileLoad;
-  t.emitters["tile.store"] = TileStore;
-  t.emitters["tile.create"] = TileCreate;
-  t.emitters["tile.set_validshape"] = TileSetValidShape;
-  t.emitters["tile.fillpad_inplace"] = TileFillPadInplace;
-  t.emitters["tile.row_sum"] = TileRowSum;
-  t.emitters["tile.reshape"] = TileReshape;
-  for (const auto& [name, op] : BinaryOps()) t.emitters[name] = TileBinary;
-  for (const auto& [name, op] : ScalarOps()) t.emitters[name] = TileScalar;
-  for (const auto& [name, op] : UnaryOps()) t.emitters[name] = TileUnary;
+  t.Emit(ops::kTileLoad, TileLoad);
+  t.Emit(ops::kTileStore, TileStore);
+  t.Emit(ops::kTileCreate, TileCreate);
+  t.Emit(ops::kTileSetValidshape, TileSetValidShape);
+  t.Emit(ops::kTileFillpadInplace, TileFillPadInplace);
+  t.Emit(ops::kTileRowSum, TileRowSum);
+  t.Emit(ops::kTileReshape, TileReshape);
+  for (const auto& [h, spelling] : kElementwise)
+    t.Emit(h, ops::Get(h).family == OpFamily::kElementwiseScalar ? TileScalar : TileBinary,
+           spelling);
+  for (const auto& [h, spelling] : kUnary) t.Emit(h, TileUnary, spelling);
 }
 
 }  // namespace pypto::codegen

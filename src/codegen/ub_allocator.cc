@@ -16,6 +16,7 @@
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/visitor.h"
+#include "pypto/ops/ops.h"
 
 namespace pypto::codegen {
 
@@ -38,9 +39,8 @@ int64_t TileBytes(const TileType* tt) {
 
 // Calls whose tile result is the (updated) tile argument 0, not a new buffer.
 bool AliasesFirstArg(const Call* c) {
-  if (!c->op) return false;
-  const std::string& n = c->op->name;
-  return n == "tile.set_validshape" || n == "tile.fillpad_inplace" || n == "tile.write";
+  return c->Is(ops::kTileSetValidshape) || c->Is(ops::kTileFillpadInplace) ||
+         c->Is(ops::kTileWrite);
 }
 
 class UseCollector : public IRVisitor {

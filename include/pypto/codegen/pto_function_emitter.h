@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "pypto/codegen/pto_emitter.h"
+#include "pypto/codegen/pto_op_table.h"
 #include "pypto/codegen/pto_writer.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/function.h"
@@ -73,11 +74,7 @@ struct PtoBinding {
   const PtoTensor* tensor = nullptr;  // kTensor
 };
 
-class PtoFunctionEmitter;
 class UbAllocator;  // ub_allocator.h
-// Emits one call. `result` is the assigned variable (null for an EvalStmt).
-// Returns false after reporting a diagnostic.
-using PtoOpEmitFn = bool (*)(PtoFunctionEmitter& fe, const ir::Call* call, const ir::Var* result);
 
 // Kernel name of the deferred-completion adapter implemented by the kernel wrapper.
 inline constexpr std::string_view kDeferredAdapterName = "pypto_register_counter_completion";
@@ -224,27 +221,5 @@ class PtoFunctionEmitter {
   // Tiles later resized by tile.set_validshape: allocated with dynamic valid dims.
   std::set<const ir::Var*> resized_tiles_;
 };
-
-// ---- op table -----------------------------------------------------------------
-struct PtoOpTable {
-  std::map<std::string, PtoOpEmitFn, std::less<>> emitters;  // normalized op name
-  // Ops that deliberately have no PTO lowering (tensor-level, host-only,
-  // collectives lowered before codegen) and the hint printed with the error.
-  std::map<std::string, std::string, std::less<>> unsupported;
-};
-// Strips the printed `pl.` prefix of core ops ("pl.tile.add" -> "tile.add").
-std::string_view NormalizeOpName(std::string_view name);
-const PtoOpTable& GetPtoOpTable();
-bool HasPtoEmitter(std::string_view op_name);
-// True when `op_name` is explicitly listed (or matched by a documented prefix
-// rule) as unsupported by the PTO backend.
-bool IsPtoUnsupported(std::string_view op_name, std::string* hint = nullptr);
-
-void RegisterPtoTileOps(PtoOpTable& t);
-void RegisterPtoDistributedOps(PtoOpTable& t);
-void RegisterPtoSystemOps(PtoOpTable& t);
-void RegisterPtoScalarAccessOps(PtoOpTable& t);
-void RegisterPtoTensorViewOps(PtoOpTable& t);
-void RegisterPtoArrayOps(PtoOpTable& t);  // pto_array_ops.cc
 
 }  // namespace pypto::codegen

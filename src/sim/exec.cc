@@ -11,6 +11,12 @@ namespace pypto::sim {
 
 using namespace ir;
 
+// The op name errors and race reports give: the current call's, or "" outside one.
+static const std::string& OpNameOf(const Call* c) {
+  static const std::string kNone;
+  return c && c->op ? c->op->name : kNone;
+}
+
 Exec::Exec(Interpreter& i, LogicalThread& th)
     : in(i), t(th), m(i.machine), sched(i.sched), races(i.races) {}
 
@@ -20,7 +26,7 @@ std::string Exec::FunctionName() const {
 
 void Exec::Fail(const std::string& msg, int code) const {
   Span s = cur_call ? cur_call->span : Span{};
-  std::string op = cur_call ? std::string(NormalizeOpName(cur_call->OpName())) : "";
+  const std::string& op = OpNameOf(cur_call);
   std::string who = device() >= 0 ? fmt::format(" (on rank {})", device()) : "";
   throw SimError(s, (op.empty() ? "" : op + ": ") + msg + who, code);
 }
@@ -169,7 +175,7 @@ std::vector<double> Exec::ReadRegion(const TensorVal& v, int dev, const std::vec
   uint8_t* base = Base(v, dev);
   int eb = DTypeBytes(v.dtype);
   bool track = races.enabled() && v.IsWindow();
-  std::string op = cur_call ? std::string(NormalizeOpName(cur_call->OpName())) : "";
+  const std::string& op = OpNameOf(cur_call);
   Span sp = cur_call ? cur_call->span : Span{};
   ForBox(v, off, ext, [&](int64_t e, int64_t i) {
     out[i] = LoadElem(base + e * eb, v.dtype);
@@ -234,7 +240,7 @@ void Exec::WriteRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
   uint8_t* base = Base(v, dev);
   int eb = DTypeBytes(v.dtype);
   bool track = races.enabled() && v.IsWindow();
-  std::string op = cur_call ? std::string(NormalizeOpName(cur_call->OpName())) : "";
+  const std::string& op = OpNameOf(cur_call);
   Span sp = cur_call ? cur_call->span : Span{};
   int64_t n = 0;
   ForBox(v, off, ext, [&](int64_t e, int64_t i) {

@@ -13,20 +13,20 @@ namespace pypto::sim {
 
 using namespace ir;
 
-std::string_view NormalizeOpName(std::string_view name) {
-  if (name.substr(0, 3) == "pl.") name.remove_prefix(3);
-  return name;
-}
+// Registered ops the executor deliberately does not run, each with the reason
+// the "not supported by pypto-run" error gives. Every other registered op has a
+// kernel (tests/unit/sim_coverage_test.cc checks both).
+constexpr std::array<std::pair<OpHandle, std::string_view>, 0> kNotExecutable{};
 
 const OpTable& GetOpTable() {
   static const OpTable* t = [] {
     auto* tab = new OpTable();
-    RegisterScalarSemantics(*tab);
     RegisterTensorSemantics(*tab);
     RegisterTileSemantics(*tab);
     RegisterDistributedSemantics(*tab);
     RegisterCollectiveSemantics(*tab);
     RegisterArraySemantics(*tab);
+    for (const auto& [h, why] : kNotExecutable) tab->unsupported[h.id] = why;
     return tab;
   }();
   return *t;
@@ -142,17 +142,16 @@ Value Interpreter::EvalCall(Exec& ex, const Call* c) {
 
 Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
   const OpTable& tab = GetOpTable();
-  std::string name(NormalizeOpName(c->OpName()));
-  auto it = tab.fns.find(name);
-  if (it == tab.fns.end()) {
-    auto u = tab.unsupported.find(name);
-    std::string why = u != tab.unsupported.end() ? " (" + u->second + ")" : "";
+  const std::string& name = c->op->name;
+  const OpEntry& op = tab[c->op->handle];
+  if (!op.fn) {
+    std::string_view u = tab.unsupported[c->op->handle.id];
+    std::string why = u.empty() ? "" : " (" + std::string(u) + ")";
     throw SimError(c->span, name + ": not supported by pypto-run" + why);
   }
-  bool comm = name.rfind("pld.", 0) == 0 || name.rfind("builtin.", 0) == 0;
+  bool comm = op.kind == OpKind::kComm || op.kind == OpKind::kCollective;
   // A host-level collective becomes one task per rank of its domain.
-  if (ex.is_host() && tab.collective.count(name)) {
-    Value target;
+  if (ex.is_host() && op.kind == OpKind::kCollective) {
     int alloc = -1;
     for (const Value& v : args)
       if (v.kind == Value::Kind::kTensor && v.tensor->IsWindow()) {
@@ -161,8 +160,8 @@ Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
     if (alloc < 0) throw SimError(c->span, name + ": expects window-bound operands");
     const Domain& d = machine.domain(machine.DomainOf(alloc));
     std::vector<int> targets = d.devices;
-    // A per-device dispatch (builtin.tensor.* with attrs={"device": r}, made by
-    // lower-host-tensor-collectives) runs on that one device of the domain.
+    // A per-device dispatch (a builtin collective with attrs={"device": r}, made
+    // by lower-host-tensor-collectives) runs on that one device of the domain.
     if (const Attr* da = FindAttr(c->attrs, "device")) {
       int64_t dev = da->kind == Attr::Kind::kInt    ? da->i
                     : da->kind == Attr::Kind::kExpr ? Eval(ex, da->expr).AsInt()
@@ -181,21 +180,17 @@ Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
       (*ex.queues)[dev].push_back(std::move(t));
     }
     ClockTick(ex.t);
-    // Window-as-result: the collective returns its target (first window operand
-    // for allreduce/barrier/broadcast/reduce_scatter; the target for the rest).
-    const Value* tgt = Exec::Arg(*c, args, "target");
-    if (!tgt) tgt = Exec::Arg(*c, args, "src");
-    if (!tgt) tgt = Exec::Arg(*c, args, "signal");
-    return tgt ? *tgt : args[0];
+    // Window-as-result: the collective returns the operand its registration
+    // declares (OpDef::returned_arg).
+    return args[static_cast<size_t>(c->op->returned_arg)];
   }
-  if (ex.is_host() && !comm && name.rfind("tensor.", 0) == 0 && name != "tensor.slice" &&
-      name != "tensor.view")
+  if (ex.is_host() && op.kind == OpKind::kHostData)
     Flush(ex);  // the host touches tensor data: let queued device work land first
   if (comm) ex.Point();
   const Call* saved = ex.cur_call;
   ex.cur_call = c;
   int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
-  Value r = it->second(ex, *c, args);
+  Value r = op.fn(ex, *c, args);
   if (trace.enabled()) trace.Event(ex.t.tid, name, comm ? "comm" : "op", ts, sched.Now(ex.t) - ts);
   ex.cur_call = saved;
   return r;
@@ -299,7 +294,7 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
     auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
     if (!ready()) {
       BlockInfo bi;
-      bi.what = "pld.system.defer_wait (task completion)";
+      bi.what = ops::Get(ops::kPldDeferWait).name + " (task completion)";
       bi.function = function;
       bi.span = dc.span;
       bi.describe = [cell, &dc] {

@@ -1,5 +1,5 @@
 // The IR interpreter behind pypto-run: statements, expressions, function calls
-// and host dispatch, plus the per-op semantic table (one handler per op name,
+// and host dispatch, plus the per-op semantic table (one handler per op handle,
 // registered by src/sim/semantics/*.cc) and the memory-access helpers every
 // handler uses (bounds checks, valid regions, race-detector hooks, stats).
 //
@@ -9,6 +9,7 @@
 // returns when all are done (the host waits for all ranks at the end).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -17,8 +18,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pypto/ir/comm.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/enums.h"
 #include "pypto/ir/op_registry.h"
+#include "pypto/ops/ops.h"
 #include "pypto/sim/detectors.h"
 #include "pypto/sim/machine.h"
 #include "pypto/sim/run.h"
@@ -33,19 +37,34 @@ class Exec;
 
 using OpFn = Value (*)(Exec& ex, const ir::Call& call, std::vector<Value>& args);
 
+// How the interpreter schedules a call of the op around its kernel.
+enum class OpKind : uint8_t {
+  kLocal,       // this thread's values only (tile.*, array.*, tensor.view, ...)
+  kHostData,    // reads or writes tensor data: on the host, queued device work lands first
+  kComm,        // a pld.* / builtin.* primitive: a schedule switch point, traced as "comm"
+  kCollective,  // a cross-rank collective (comm); a host call becomes one task per rank
+};
+
+struct OpEntry {
+  OpFn fn = nullptr;
+  OpKind kind = OpKind::kLocal;
+};
+
+// The executor's per-op table, indexed by handle id (pypto/ops/ops.h). Filled
+// once by the Register*Semantics functions below; every registered op has an
+// entry or a reason in `unsupported` (tests/unit/sim_coverage_test.cc).
 struct OpTable {
-  std::unordered_map<std::string, OpFn> fns;
+  std::array<OpEntry, ops::kOpCount> entries{};
   // Ops the executor deliberately does not run, with the reason printed in the
-  // "not supported by pypto-run" error.
-  std::map<std::string, std::string> unsupported;
-  // Ops whose call is a cross-rank collective (host calls become per-rank tasks).
-  std::map<std::string, bool> collective;
+  // "not supported by pypto-run" error (declared in interpreter.cc, next to
+  // GetOpTable); empty for an op that has an entry.
+  std::array<std::string_view, ops::kOpCount> unsupported{};
+
+  void Set(ir::OpHandle h, OpFn fn, OpKind kind = OpKind::kLocal) { entries[h.id] = {fn, kind}; }
+  const OpEntry& operator[](ir::OpHandle h) const { return entries[h.id]; }
 };
 const OpTable& GetOpTable();
-// "pl.tile.load" and "tile.load" both name the registered op "tile.load".
-std::string_view NormalizeOpName(std::string_view name);
 
-void RegisterScalarSemantics(OpTable& t);
 void RegisterTensorSemantics(OpTable& t);
 void RegisterTileSemantics(OpTable& t);
 void RegisterDistributedSemantics(OpTable& t);
@@ -124,6 +143,11 @@ class Exec {
   static bool KwBool(const ir::Call& c, std::string_view name, bool def);
   static std::string KwStr(const ir::Call& c, std::string_view name, const std::string& def);
   static std::optional<DataType> KwDType(const ir::Call& c, std::string_view name);
+  // An enum kwarg (the comm ABI enums of pypto/ir/comm.h, pl.PadValue): the
+  // payload converted once, checked against the enum's declared members (an
+  // out-of-range payload, which the op's kwarg schema rejects, is an internal error).
+  template <typename E>
+  E KwEnum(const ir::Call& c, std::string_view name, E def) const;
   const TensorVal& Tensor(const Value& v, const char* what) const;
   const TileVal& Tile(const Value& v, const char* what) const;
   int64_t Int(const Value& v, const char* what) const;
@@ -149,6 +173,30 @@ class Exec {
   int MyDomainRank(const TensorVal& v) const;
   void Point();  // a schedule switch point
 };
+
+// The EnumKind describing enum type E (its members, its DSL spelling).
+template <typename E>
+inline constexpr ir::EnumKind kEnumKindOf = ir::EnumKind::kCount;
+template <>
+inline constexpr ir::EnumKind kEnumKindOf<ir::NotifyOp> = ir::EnumKind::kNotifyOp;
+template <>
+inline constexpr ir::EnumKind kEnumKindOf<ir::WaitCmp> = ir::EnumKind::kWaitCmp;
+template <>
+inline constexpr ir::EnumKind kEnumKindOf<ir::AtomicType> = ir::EnumKind::kAtomicType;
+template <>
+inline constexpr ir::EnumKind kEnumKindOf<ir::ReduceOp> = ir::EnumKind::kReduceOp;
+template <>
+inline constexpr ir::EnumKind kEnumKindOf<ir::PadValue> = ir::EnumKind::kPadValue;
+
+template <typename E>
+E Exec::KwEnum(const ir::Call& c, std::string_view name, E def) const {
+  static_assert(kEnumKindOf<E> != ir::EnumKind::kCount, "kEnumKindOf<E> is not declared");
+  int64_t v = KwInt(c, name, static_cast<int64_t>(def));
+  if (v != static_cast<int>(v) || !ir::EnumValueInRange(kEnumKindOf<E>, static_cast<int>(v)))
+    Fail("internal: " + std::string(name) + "=" + std::to_string(v) + " is not a " +
+         std::string(ir::GetEnumDesc(kEnumKindOf<E>).prefix) + " value");
+  return static_cast<E>(v);
+}
 
 class Interpreter {
  public:

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "pypto/ir/op_handle.h"
 #include "pypto/sim/value.h"
 
 namespace pypto::sim {
@@ -16,7 +17,7 @@ std::shared_ptr<TensorVal> NewHostTensor(DataType dt, const std::vector<int64_t>
 std::vector<int64_t> PackedStrides(const std::vector<int64_t>& shape);
 std::shared_ptr<TileVal> NewTile(DataType dt, const std::vector<int64_t>& shape);
 
-// Binary element-wise kinds shared by tile.*, tensor.* and the collectives.
+// Binary element-wise kinds shared by the element kernels and the collectives.
 enum class ElemOp { kAdd, kSub, kMul, kDiv, kMax, kMin };
 inline double ApplyElem(ElemOp op, double a, double b) {
   switch (op) {
@@ -35,8 +36,15 @@ inline double ApplyElem(ElemOp op, double a, double b) {
   }
   return 0;
 }
-// Integer element-wise division truncates like hardware integer division.
-double ApplyElemTyped(ElemOp op, DataType dt, double a, double b, bool* div_zero);
+
+// An element kernel of the element-wise family: one result element of dtype
+// `dt`, rounded once (an integer division by zero sets *div_zero).
+using ElemFn = double (*)(DataType dt, double a, double b, bool* div_zero);
+
+// The element kernel of an element-wise tile op or its scalar twin (tile.add and
+// tile.adds share one), declared once per family member in semantics/tile.cc;
+// nullptr for any other op. A tensor form runs the kernel of its tile twin.
+ElemFn ElementwiseKernel(ir::OpHandle tile_op);
 
 }  // namespace pypto::sim
 

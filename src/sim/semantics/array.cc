@@ -46,9 +46,9 @@ Value UpdateElement(Exec& ex, const ir::Call&, std::vector<Value>& a) {
 }  // namespace
 
 void RegisterArraySemantics(OpTable& t) {
-  t.fns["array.create"] = Create;
-  t.fns["array.get_element"] = GetElement;
-  t.fns["array.update_element"] = UpdateElement;
+  t.Set(ops::kArrayCreate, Create);
+  t.Set(ops::kArrayGetElement, GetElement);
+  t.Set(ops::kArrayUpdateElement, UpdateElement);
 }
 
 }  // namespace pypto::sim

@@ -26,28 +26,18 @@ enum class Kind {
   kAllToAllV
 };
 
-Kind KindOf(std::string_view name) {
-  std::string_view base = name.substr(name.rfind('.') + 1);
-  if (base == "allreduce" || base == "allreduce_ring") return Kind::kAllReduce;
-  if (base == "barrier") return Kind::kBarrier;
-  if (base == "broadcast") return Kind::kBroadcast;
-  if (base == "reduce_scatter") return Kind::kReduceScatter;
-  if (base == "allgather") return Kind::kAllGather;
-  if (base == "all_to_all") return Kind::kAllToAll;
-  return Kind::kAllToAllV;
-}
-
-double Reduce(int64_t op, DataType dt, double a, double b) {
+double Reduce(ir::ReduceOp op, DataType dt, double a, double b) {
   switch (op) {
-    case 1:
-      return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b));
-    case 2:
-      return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b));
-    case 3:
-      return RoundTo(dt, a * b);
-    default:
+    case ir::ReduceOp::kSum:
       return RoundTo(dt, a + b);
+    case ir::ReduceOp::kMax:
+      return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b));
+    case ir::ReduceOp::kMin:
+      return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b));
+    case ir::ReduceOp::kProd:
+      return RoundTo(dt, a * b);
   }
+  return RoundTo(dt, a + b);  // not reached: the switch covers every ReduceOp
 }
 
 struct Ctx {
@@ -56,6 +46,7 @@ struct Ctx {
   const Domain& d;
   int n;
   const ir::Call& call;
+  ir::ReduceOp op;  // the op= kwarg (reductions; Sum for the rest)
   const TensorVal& T(int r, const char* name) {
     auto* c = static_cast<const ir::Call*>(rz.call[r]);
     const Value* v = Exec::Arg(*c, rz.args[r], name);
@@ -89,7 +80,8 @@ bool Contiguous(const TensorVal& t) {
 }
 
 // Allreduce share of rank `me`: elements [lo, hi) of a contiguous target.
-void AllReduceShare(Ctx& c, int me, int64_t op) {
+void AllReduceShare(Ctx& c, int me) {
+  const ir::ReduceOp op = c.op;
   const TensorVal& t0 = c.T(0, c.call.op->args[0].name.c_str());
   int64_t N = t0.NumElements();
   int64_t lo = N * me / c.n, hi = N * (me + 1) / c.n;
@@ -111,18 +103,18 @@ void AllReduceShare(Ctx& c, int me, int64_t op) {
       for (int r = 1; r < c.n; ++r) {
         const float* x = reinterpret_cast<const float*>(base[r]) + b;
         switch (op) {
-          case 1:
+          case ir::ReduceOp::kMax:
             for (int64_t i = 0; i < m; ++i)
               a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] > x[i] ? a[i] : x[i]);
             break;
-          case 2:
+          case ir::ReduceOp::kMin:
             for (int64_t i = 0; i < m; ++i)
               a[i] = std::isnan(a[i]) || std::isnan(x[i]) ? NAN : (a[i] < x[i] ? a[i] : x[i]);
             break;
-          case 3:
+          case ir::ReduceOp::kProd:
             for (int64_t i = 0; i < m; ++i) a[i] *= x[i];
             break;
-          default:
+          case ir::ReduceOp::kSum:
             for (int64_t i = 0; i < m; ++i) a[i] += x[i];
             break;
         }
@@ -153,7 +145,7 @@ void WholeOp(Ctx& c, Kind k) {
       return;
     case Kind::kAllReduce: {
       const char* nm = call.op->args[0].name.c_str();
-      int64_t op = Exec::KwInt(call, "op", 0);
+      const ir::ReduceOp op = c.op;
       const TensorVal& t0 = c.T(0, nm);
       std::vector<int64_t> z(t0.rank(), 0);
       std::vector<double> acc = ex.ReadRegion(t0, c.Dev(0), z, t0.valid, nm);
@@ -181,7 +173,7 @@ void WholeOp(Ctx& c, Kind k) {
       return;
     }
     case Kind::kReduceScatter: {
-      int64_t op = Exec::KwInt(call, "op", 0);
+      const ir::ReduceOp op = c.op;
       const TensorVal& t0 = c.T(0, "target");
       if (t0.rank() < 1 || t0.shape[0] < n)
         ex.Fail(fmt::format("target shape {} needs at least {} rows (one per rank)",
@@ -278,13 +270,13 @@ void WholeOp(Ctx& c, Kind k) {
   }
 }
 
-Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
-  std::string name(NormalizeOpName(call.OpName()));
-  Kind kind = KindOf(name);
+Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind kind) {
+  const std::string& name = call.op->name;
   if (ex.is_host()) ex.Fail("internal: host collectives run as rank tasks");
-  const Value* win = Exec::Arg(call, args, "target");
-  if (!win) win = Exec::Arg(call, args, "src");
-  if (!win || win->kind != Value::Kind::kTensor || !win->tensor->IsWindow())
+  // The window that picks the comm domain, and the result: the operand the op
+  // returns (OpDef::returned_arg), else the signal.
+  const Value* win = &args[static_cast<size_t>(call.op->returned_arg)];
+  if (win->kind != Value::Kind::kTensor || !win->tensor->IsWindow())
     win = Exec::Arg(call, args, "signal");
   if (!win || win->kind != Value::Kind::kTensor || !win->tensor->IsWindow())
     ex.Fail("needs a window-bound target or signal");
@@ -349,7 +341,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
   }
   if (!rz->error.empty()) ex.Fail(rz->error);
   ClockJoin(ex.t.clock, rz->clock);
-  Ctx c{ex, *rz, d, n, call};
+  Ctx c{ex, *rz, d, n, call, ex.KwEnum(call, "op", ir::ReduceOp::kSum)};
   bool shared = kind == Kind::kAllReduce && !ex.races.enabled();
   if (shared) {
     for (int r = 0; r < n && shared; ++r) {
@@ -359,7 +351,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
     }
   }
   if (shared) {
-    AllReduceShare(c, me, Exec::KwInt(call, "op", 0));
+    AllReduceShare(c, me);
   } else if (me == 0) {
     WholeOp(c, kind);
   }
@@ -378,17 +370,32 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
   return *win;
 }
 
+template <Kind K>
+Value Run(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
+  return Collective(ex, call, args, K);
+}
+
+// What each collective runs. A builtin collective (its HOST dispatch) runs its
+// collective's operation, found through the declared builtin twin.
+constexpr std::pair<ir::OpHandle, OpFn> kCollectives[] = {
+    {ops::kPldAllreduce, Run<Kind::kAllReduce>},
+    {ops::kPldBarrier, Run<Kind::kBarrier>},
+    {ops::kPldBroadcast, Run<Kind::kBroadcast>},
+    {ops::kPldReduceScatter, Run<Kind::kReduceScatter>},
+    {ops::kPldAllgather, Run<Kind::kAllGather>},
+    {ops::kPldAllToAll, Run<Kind::kAllToAll>},
+    {ops::kPldAllToAllV, Run<Kind::kAllToAllV>},
+    // The ring dispatch of pld.tensor.allreduce(mode="ring") (no collective declares
+    // it as its builtin twin: that is the mesh builtin.tensor.allreduce).
+    {ops::kBuiltinAllreduceRing, Run<Kind::kAllReduce>},
+};
+
 }  // namespace
 
 void RegisterCollectiveSemantics(OpTable& t) {
-  for (const char* n :
-       {"pld.tensor.allreduce", "pld.tensor.barrier", "pld.tensor.broadcast",
-        "pld.tensor.reduce_scatter", "pld.tensor.allgather", "pld.tensor.all_to_all",
-        "pld.tensor.all_to_all_v", "builtin.tensor.allreduce", "builtin.tensor.allreduce_ring",
-        "builtin.tensor.barrier", "builtin.tensor.broadcast", "builtin.tensor.reduce_scatter",
-        "builtin.tensor.allgather", "builtin.tensor.all_to_all", "builtin.tensor.all_to_all_v"}) {
-    t.fns[n] = Collective;
-    t.collective[n] = true;
+  for (const auto& [h, fn] : kCollectives) {
+    t.Set(h, fn, OpKind::kCollective);
+    if (ir::OpHandle b = ops::Get(h).builtin_twin; b.valid()) t.Set(b, fn, OpKind::kCollective);
   }
 }
 

@@ -17,6 +17,11 @@ namespace {
 
 std::vector<int64_t> Zeros(size_t n) { return std::vector<int64_t>(n, 0); }
 
+// The atomic= kwarg of a store or put: accumulate rather than overwrite.
+bool AtomicAdd(Exec& ex, const ir::Call& c) {
+  return ex.KwEnum(c, "atomic", ir::AtomicType::kNone) == ir::AtomicType::kAdd;
+}
+
 Value AllocWindow(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   int64_t bytes;
   if (a[0].kind == Value::Kind::kTuple) {
@@ -105,16 +110,20 @@ std::string CellName(Exec& ex, const TensorVal& t, const std::vector<int64_t>& i
 }
 
 Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  const TensorVal& t = SignalView(ex, a[0], "target", Exec::KwInt(c, "op", 0) != 1);
+  ir::NotifyOp op = ex.KwEnum(c, "op", ir::NotifyOp::kAtomicAdd);
+  const TensorVal& t = SignalView(ex, a[0], "target", op == ir::NotifyOp::kAtomicAdd);
   int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
   int64_t off = ex.CellByteOffset(t, ex.Ints(a[2], "offsets"), "offsets");
   int64_t v = ex.Int(a[3], "value");
   uint8_t* cell = ex.m.WindowBytes(t.alloc, dev) + off;
   ex.races.Release(ex.t, t.alloc, dev, off);
-  if (Exec::KwInt(c, "op", 0) == 1) {
-    CellSet(cell, static_cast<int32_t>(v));
-  } else {
-    CellAdd(cell, static_cast<int32_t>(v));
+  switch (op) {
+    case ir::NotifyOp::kSet:
+      CellSet(cell, static_cast<int32_t>(v));
+      break;
+    case ir::NotifyOp::kAtomicAdd:
+      CellAdd(cell, static_cast<int32_t>(v));
+      break;
   }
   if (ex.device() >= 0) ex.m.stats()[ex.device()].notifies++;
   return Value::None();
@@ -127,7 +136,7 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
   int64_t off = ex.CellByteOffset(t, idx, "offsets");
   int64_t expected = ex.Int(a[2], "expected");
-  bool eq = Exec::KwInt(c, "cmp", 0) == 0;
+  bool eq = ex.KwEnum(c, "cmp", ir::WaitCmp::kEq) == ir::WaitCmp::kEq;
   uint8_t* cell = ex.m.WindowBytes(t.alloc, ex.device()) + off;
   auto ready = [cell, expected, eq] {
     int32_t v = CellLoad(cell);
@@ -136,7 +145,7 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   ex.m.stats()[ex.device()].waits++;
   if (!ready()) {
     BlockInfo bi;
-    bi.what = "pld.system.wait";
+    bi.what = c.op->name;
     bi.function = ex.FunctionName();
     bi.span = c.span;
     std::string name = CellName(ex, t, idx);
@@ -156,7 +165,8 @@ Value DeferWait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
     ex.Fail("registers a completion condition of a rank's task; call it in a kernel");
   std::vector<int64_t> idx = ex.Ints(a[1], "offsets");
   int64_t off = ex.CellByteOffset(t, idx, "offsets");
-  if (Exec::KwInt(c, "cmp", 1) != 1) ex.Fail("supports only pld.WaitCmp.Ge");
+  if (ex.KwEnum(c, "cmp", ir::WaitCmp::kGe) != ir::WaitCmp::kGe)
+    ex.Fail("supports only pld.WaitCmp.Ge");
   ex.deferred.push_back(
       {t.alloc, ex.device(), off, ex.Int(a[2], "expected"), CellName(ex, t, idx), c.span});
   return Value::None();
@@ -179,8 +189,7 @@ Value TileRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TensorVal& t = ex.Tensor(a[1], "target");
   if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
   int dev = ex.PeerDevice(t, ex.Int(a[2], "peer"));
-  StoreTile(ex, src, t, dev, ex.Ints(a[3], "offsets"), {}, Exec::KwInt(c, "atomic", 0) == 1,
-            "target");
+  StoreTile(ex, src, t, dev, ex.Ints(a[3], "offsets"), {}, AtomicAdd(ex, c), "target");
   return Value::None();
 }
 
@@ -192,21 +201,20 @@ Value TensorRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   std::vector<double> v = ex.ReadRegion(src, ex.device(), Zeros(src.rank()), src.valid, "src");
   std::vector<int64_t> ext = src.valid;
   while (ext.size() < t.rank()) ext.insert(ext.begin(), 1);
-  ex.WriteRegion(t, dev, ex.Ints(a[3], "offsets"), ext, v.data(), Exec::KwInt(c, "atomic", 0) == 1,
-                 "target");
+  ex.WriteRegion(t, dev, ex.Ints(a[3], "offsets"), ext, v.data(), AtomicAdd(ex, c), "target");
   return Value::None();
 }
 
-// put/get: copies `shape` elements from (src, src_dev, src_off) to (dst, dst_dev, dst_off).
-void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put) {
+// put/get: copies `shape` elements from (src, src_dev, src_off) to (dst,
+// dst_dev, dst_off). `tile`: the pld.tile.* form (its operand layout differs).
+void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put, bool tile) {
   const TensorVal& dst = ex.Tensor(*Exec::Arg(c, a, "dst"), "dst");
   const TensorVal& src = ex.Tensor(*Exec::Arg(c, a, "src"), "src");
   const TensorVal& win = put ? dst : src;
   if (!win.IsWindow()) ex.Fail(fmt::format("'{}' must be window-bound", put ? "dst" : "src"));
   int peer = ex.PeerDevice(win, ex.Int(*Exec::Arg(c, a, "peer"), "peer"));
   int dst_dev = put ? peer : ex.device(), src_dev = put ? ex.device() : peer;
-  ir::TransferOperands ops =
-      ir::DecodeTransferOperands(c.OpName().substr(0, 9) == "pld.tile.", a.size());
+  ir::TransferOperands ops = ir::DecodeTransferOperands(tile, a.size());
   const Value* dofs = ops.region >= 0 ? &a[ops.region] : nullptr;
   const Value* sofs = ops.region >= 0 ? &a[ops.region + 1] : nullptr;
   const Value* shp = ops.region >= 0 ? &a[ops.region + 2] : nullptr;
@@ -225,38 +233,36 @@ void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put) {
     ext = src.shape;
   }
   std::vector<double> v = ex.ReadRegion(src, src_dev, soff, ext, "src");
-  bool atomic = put && Exec::KwInt(c, "atomic", 0) == 1;
+  bool atomic = put && AtomicAdd(ex, c);
   ex.WriteRegion(dst, dst_dev, doff, ext, v.data(), atomic, "dst");
 }
 
-Value Put(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  Copy(ex, c, a, true);
-  return Value::None();
-}
-Value Get(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  Copy(ex, c, a, false);
+template <bool kPut, bool kTile>
+Value Transfer(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  Copy(ex, c, a, kPut, kTile);
   return Value::None();
 }
 
 }  // namespace
 
 void RegisterDistributedSemantics(OpTable& t) {
-  t.fns["pld.tensor.alloc_window_buffer"] = AllocWindow;
-  t.fns["pld.tensor.window"] = Window;
-  t.fns["pld.system.world_size"] = WorldSize;
-  t.fns["pld.system.get_comm_ctx"] = GetCommCtx;
-  t.fns["pld.system.rank"] = RankOf;
-  t.fns["pld.system.nranks"] = NRanks;
-  t.fns["pld.system.notify"] = Notify;
-  t.fns["pld.system.wait"] = Wait;
-  t.fns["pld.system.defer_wait"] = DeferWait;
-  t.fns["pld.tile.remote_load"] = RemoteLoad;
-  t.fns["pld.tile.remote_store"] = TileRemoteStore;
-  t.fns["pld.tensor.remote_store"] = TensorRemoteStore;
-  t.fns["pld.tensor.put"] = Put;
-  t.fns["pld.tensor.get"] = Get;
-  t.fns["pld.tile.put"] = Put;
-  t.fns["pld.tile.get"] = Get;
+  const OpKind k = OpKind::kComm;
+  t.Set(ops::kPldAllocWindowBuffer, AllocWindow, k);
+  t.Set(ops::kPldWindow, Window, k);
+  t.Set(ops::kPldWorldSize, WorldSize, k);
+  t.Set(ops::kPldGetCommCtx, GetCommCtx, k);
+  t.Set(ops::kPldRank, RankOf, k);
+  t.Set(ops::kPldNranks, NRanks, k);
+  t.Set(ops::kPldNotify, Notify, k);
+  t.Set(ops::kPldWait, Wait, k);
+  t.Set(ops::kPldDeferWait, DeferWait, k);
+  t.Set(ops::kPldTileRemoteLoad, RemoteLoad, k);
+  t.Set(ops::kPldTileRemoteStore, TileRemoteStore, k);
+  t.Set(ops::kPldTensorRemoteStore, TensorRemoteStore, k);
+  t.Set(ops::kPldTensorPut, Transfer<true, false>, k);
+  t.Set(ops::kPldTensorGet, Transfer<false, false>, k);
+  t.Set(ops::kPldTilePut, Transfer<true, true>, k);
+  t.Set(ops::kPldTileGet, Transfer<false, true>, k);
 }
 
 }  // namespace pypto::sim

@@ -220,6 +220,4 @@ Value ScalarUnary(UnaryOp op, const Value& a, DataType dt) {
   return a;
 }
 
-void RegisterScalarSemantics(OpTable&) {}
-
 }  // namespace pypto::sim

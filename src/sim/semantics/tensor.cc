@@ -13,7 +13,11 @@ namespace {
 
 std::vector<int64_t> Zeros(size_t n) { return std::vector<int64_t>(n, 0); }
 
-Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a, ElemOp op) {
+// A tensor form of the element-wise family (tensor.add, tensor.adds): the
+// element kernel of its tile twin over the valid region.
+Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  ElemFn op = ElementwiseKernel(c.op->tile_twin);
+  if (!op) ex.Fail("internal: no element-wise kernel");
   const TensorVal& l = ex.Tensor(a[0], "lhs");
   std::vector<int64_t> valid = l.valid;
   std::vector<double> rv;
@@ -30,27 +34,13 @@ Value TensorBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a, ElemOp op
   // A scalar operand is first converted to the tensor's dtype (as the hardware does).
   double sv = scalar ? CastScalar(a[1], l.dtype).AsDouble() : 0;
   bool dz = false;
-  for (size_t i = 0; i < lv.size(); ++i)
-    lv[i] = ApplyElemTyped(op, l.dtype, lv[i], scalar ? sv : rv[i], &dz);
+  for (size_t i = 0; i < lv.size(); ++i) lv[i] = op(l.dtype, lv[i], scalar ? sv : rv[i], &dz);
   if (dz) ex.Fail("integer division by zero");
   auto out = NewHostTensor(l.dtype, l.shape);
   out->valid = valid;
   ex.WriteRegion(*out, ex.device(), Zeros(out->rank()), valid, lv.data(), false, "result");
-  (void)c;
   return Value::Of(out);
 }
-
-#define BIN(NAME, OP)                                              \
-  Value NAME(Exec& ex, const ir::Call& c, std::vector<Value>& a) { \
-    return TensorBinary(ex, c, a, OP);                             \
-  }
-BIN(TAdd, ElemOp::kAdd)
-BIN(TSub, ElemOp::kSub)
-BIN(TMul, ElemOp::kMul)
-BIN(TDiv, ElemOp::kDiv)
-BIN(TMax, ElemOp::kMax)
-BIN(TMin, ElemOp::kMin)
-#undef BIN
 
 Value TCreate(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   auto dt = Exec::KwDType(c, "dtype");
@@ -165,27 +155,23 @@ Value NoOp(Exec&, const ir::Call&, std::vector<Value>&) { return Value::None(); 
 }  // namespace
 
 void RegisterTensorSemantics(OpTable& t) {
-  t.fns["tensor.add"] = TAdd;
-  t.fns["tensor.sub"] = TSub;
-  t.fns["tensor.mul"] = TMul;
-  t.fns["tensor.div"] = TDiv;
-  t.fns["tensor.maximum"] = TMax;
-  t.fns["tensor.minimum"] = TMin;
-  t.fns["tensor.adds"] = TAdd;
-  t.fns["tensor.subs"] = TSub;
-  t.fns["tensor.muls"] = TMul;
-  t.fns["tensor.divs"] = TDiv;
-  t.fns["tensor.assemble"] = TAssemble;
-  t.fns["tensor.create"] = TCreate;
-  t.fns["tensor.view"] = TView;
-  t.fns["tensor.slice"] = TSlice;
-  t.fns["tensor.read"] = TRead;
-  t.fns["tensor.write"] = TWrite;
-  t.fns["tensor.cast"] = TCast;
+  // kHostData: on the host these touch tensor data, so queued device work lands
+  // first; view and slice only make new views.
+  t.Set(ops::kTensorAssemble, TAssemble, OpKind::kHostData);
+  t.Set(ops::kTensorCreate, TCreate, OpKind::kHostData);
+  t.Set(ops::kTensorView, TView);
+  t.Set(ops::kTensorSlice, TSlice);
+  t.Set(ops::kTensorRead, TRead, OpKind::kHostData);
+  t.Set(ops::kTensorWrite, TWrite, OpKind::kHostData);
+  t.Set(ops::kTensorCast, TCast, OpKind::kHostData);
+  // The element-wise family: every tensor op whose tile twin has an element kernel.
+  for (const ir::OpDef* d : ops::Registry().All())
+    if (ElementwiseKernel(d->tile_twin) != nullptr)
+      t.Set(d->handle, TensorBinary, OpKind::kHostData);
   // The simulator is sequentially consistent: fences and cache maintenance are
   // ordering no-ops (ordering comes from notify/wait edges).
-  t.fns["system.fence"] = NoOp;
-  t.fns["system.cacheinvalid"] = NoOp;
+  t.Set(ops::kSystemFence, NoOp);
+  t.Set(ops::kSystemCacheinvalid, NoOp);
 }
 
 }  // namespace pypto::sim

@@ -12,6 +12,30 @@ namespace pypto::sim {
 
 namespace {
 
+// The element-wise family: one element kernel per member, keyed by its tile op.
+// The member's scalar twin (tile.adds) runs the same kernel against a scalar,
+// and the tensor forms (tensor.add, tensor.adds) reach it through their
+// declared tile twin (semantics/tensor.cc); see ElementwiseKernel.
+double Div(DataType dt, double a, double b, bool* div_zero) {
+  if (IsFloat(dt)) return RoundTo(dt, a / b);
+  // Integer division truncates like hardware integer division.
+  if (b == 0) {
+    *div_zero = true;
+    return 0;
+  }
+  return std::trunc(a / b);
+}
+constexpr std::pair<ir::OpHandle, ElemFn> kElementwise[] = {
+    {ops::kTileAdd, [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a + b); }},
+    {ops::kTileSub, [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a - b); }},
+    {ops::kTileMul, [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a * b); }},
+    {ops::kTileDiv, Div},
+    {ops::kTileMaximum, [](DataType dt, double a, double b,
+                           bool*) { return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b)); }},
+    {ops::kTileMinimum, [](DataType dt, double a, double b,
+                           bool*) { return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b)); }},
+};
+
 int64_t Lin(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
   int64_t l = 0;
   for (size_t k = 0; k < shape.size(); ++k) l = l * shape[k] + idx[k];
@@ -158,7 +182,8 @@ Value Store(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TensorVal& t = ex.Tensor(*out, "output_tensor");
   std::vector<int64_t> ext;
   if (const Value* s = Exec::Arg(c, a, "shapes")) ext = ex.Ints(*s, "shapes");
-  StoreTile(ex, tile, t, ex.device(), off, ext, Exec::KwInt(c, "atomic", 0) == 1, "output_tensor");
+  bool atomic = ex.KwEnum(c, "atomic", ir::AtomicType::kNone) == ir::AtomicType::kAdd;
+  StoreTile(ex, tile, t, ex.device(), off, ext, atomic, "output_tensor");
   return *out;
 }
 
@@ -181,10 +206,18 @@ Value SetValid(Exec& ex, const ir::Call&, std::vector<Value>& a) {
 
 Value FillPad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TileVal& in = ex.Tile(a[0], "tile");
-  int64_t pv = Exec::KwInt(c, "pad_value", 1);
   double fill = 0;
-  if (pv == 2) fill = IsFloat(in.dtype) ? INFINITY : RoundTo(in.dtype, 1e300);
-  if (pv == 3) fill = IsFloat(in.dtype) ? -INFINITY : RoundTo(in.dtype, -1e300);
+  switch (ex.KwEnum(c, "pad_value", ir::PadValue::kZero)) {
+    case ir::PadValue::kNull:
+    case ir::PadValue::kZero:
+      break;
+    case ir::PadValue::kMax:
+      fill = IsFloat(in.dtype) ? INFINITY : RoundTo(in.dtype, 1e300);
+      break;
+    case ir::PadValue::kMin:
+      fill = IsFloat(in.dtype) ? -INFINITY : RoundTo(in.dtype, -1e300);
+      break;
+  }
   auto out = std::make_shared<TileVal>(in);
   std::vector<int64_t> idx(in.shape.size(), 0);
   for (size_t i = 0; i < out->data.size(); ++i) {
@@ -234,7 +267,15 @@ Value TileWrite(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   return Value::Of(out);
 }
 
-Value TileBinary(Exec& ex, std::vector<Value>& a, ElemOp op) {
+// The element kernel of the element-wise tile op being run.
+ElemFn KernelOf(Exec& ex, const ir::Call& c) {
+  ElemFn fn = ElementwiseKernel(c.op->handle);
+  if (!fn) ex.Fail("internal: no element-wise kernel");
+  return fn;
+}
+
+Value TileBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  ElemFn op = KernelOf(ex, c);
   const TileVal& l = ex.Tile(a[0], "lhs");
   const TileVal& r = ex.Tile(a[1], "rhs");
   if (l.shape != r.shape)
@@ -242,24 +283,23 @@ Value TileBinary(Exec& ex, std::vector<Value>& a, ElemOp op) {
   auto out = NewTile(l.dtype, l.shape);
   for (size_t k = 0; k < out->valid.size(); ++k) out->valid[k] = std::min(l.valid[k], r.valid[k]);
   bool dz = false;
-  ForEachIn(l.shape, out->valid, [&](int64_t ti, int64_t) {
-    out->data[ti] = ApplyElemTyped(op, l.dtype, l.data[ti], r.data[ti], &dz);
-  });
+  ForEachIn(l.shape, out->valid,
+            [&](int64_t ti, int64_t) { out->data[ti] = op(l.dtype, l.data[ti], r.data[ti], &dz); });
   if (dz) ex.Fail("integer division by zero");
   return Value::Of(out);
 }
 
 // Tile ⊕ scalar: the scalar is converted to the tile's dtype first (as the
 // emitted pto.t*s op does), then each valid element is computed and rounded once.
-Value TileScalar(Exec& ex, std::vector<Value>& a, ElemOp op) {
+Value TileScalar(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  ElemFn op = KernelOf(ex, c);
   const TileVal& l = ex.Tile(a[0], "lhs");
   double s = CastScalar(a[1], l.dtype).AsDouble();
   auto out = NewTile(l.dtype, l.shape);
   out->valid = l.valid;
   bool dz = false;
-  ForEachIn(l.shape, out->valid, [&](int64_t ti, int64_t) {
-    out->data[ti] = ApplyElemTyped(op, l.dtype, l.data[ti], s, &dz);
-  });
+  ForEachIn(l.shape, out->valid,
+            [&](int64_t ti, int64_t) { out->data[ti] = op(l.dtype, l.data[ti], s, &dz); });
   if (dz) ex.Fail("integer division by zero");
   return Value::Of(out);
 }
@@ -316,48 +356,38 @@ Value Reshape(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   return Value::Of(out);
 }
 
-#define BIN(NAME, OP) \
-  Value NAME(Exec& ex, const ir::Call&, std::vector<Value>& a) { return TileBinary(ex, a, OP); }
-BIN(Add, ElemOp::kAdd)
-BIN(Sub, ElemOp::kSub)
-BIN(Mul, ElemOp::kMul)
-BIN(Div, ElemOp::kDiv)
-BIN(Max, ElemOp::kMax)
-BIN(Min, ElemOp::kMin)
-#undef BIN
-#define BINS(NAME, OP) \
-  Value NAME(Exec& ex, const ir::Call&, std::vector<Value>& a) { return TileScalar(ex, a, OP); }
-BINS(AddS, ElemOp::kAdd)
-BINS(SubS, ElemOp::kSub)
-BINS(MulS, ElemOp::kMul)
-BINS(DivS, ElemOp::kDiv)
-#undef BINS
-
 }  // namespace
 
+ElemFn ElementwiseKernel(ir::OpHandle tile_op) {
+  static const std::array<ElemFn, ops::kOpCount> kernels = [] {
+    std::array<ElemFn, ops::kOpCount> k{};
+    for (const auto& [h, fn] : kElementwise) {
+      k[h.id] = fn;
+      if (ir::OpHandle s = ops::Get(h).scalar_twin; s.valid()) k[s.id] = fn;
+    }
+    return k;
+  }();
+  return tile_op.valid() ? kernels[tile_op.id] : nullptr;
+}
+
 void RegisterTileSemantics(OpTable& t) {
-  t.fns["tile.load"] = Load;
-  t.fns["tile.store"] = Store;
-  t.fns["tile.create"] = Create;
-  t.fns["tile.set_validshape"] = SetValid;
-  t.fns["tile.fillpad_inplace"] = FillPad;
-  t.fns["tile.move"] = Move;
-  t.fns["tile.get_subblock_idx"] = SubblockIdx;
-  t.fns["tile.read"] = TileRead;
-  t.fns["tile.write"] = TileWrite;
-  t.fns["tile.cast"] = Cast;
-  t.fns["tile.add"] = Add;
-  t.fns["tile.sub"] = Sub;
-  t.fns["tile.mul"] = Mul;
-  t.fns["tile.div"] = Div;
-  t.fns["tile.maximum"] = Max;
-  t.fns["tile.minimum"] = Min;
-  t.fns["tile.adds"] = AddS;
-  t.fns["tile.subs"] = SubS;
-  t.fns["tile.muls"] = MulS;
-  t.fns["tile.divs"] = DivS;
-  t.fns["tile.row_sum"] = RowSum;
-  t.fns["tile.reshape"] = Reshape;
+  t.Set(ops::kTileLoad, Load);
+  t.Set(ops::kTileStore, Store);
+  t.Set(ops::kTileCreate, Create);
+  t.Set(ops::kTileSetValidshape, SetValid);
+  t.Set(ops::kTileFillpadInplace, FillPad);
+  t.Set(ops::kTileMove, Move);
+  t.Set(ops::kTileGetSubblockIdx, SubblockIdx);
+  t.Set(ops::kTileRead, TileRead);
+  t.Set(ops::kTileWrite, TileWrite);
+  t.Set(ops::kTileCast, Cast);
+  t.Set(ops::kTileRowSum, RowSum);
+  t.Set(ops::kTileReshape, Reshape);
+  // The element-wise family: each member and its scalar twin (tile.add, tile.adds).
+  for (const auto& [h, fn] : kElementwise) {
+    t.Set(h, TileBinary);
+    if (ir::OpHandle s = ops::Get(h).scalar_twin; s.valid()) t.Set(s, TileScalar);
+  }
 }
 
 }  // namespace pypto::sim

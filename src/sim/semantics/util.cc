@@ -34,15 +34,4 @@ std::shared_ptr<TileVal> NewTile(DataType dt, const std::vector<int64_t>& shape)
   return t;
 }
 
-double ApplyElemTyped(ElemOp op, DataType dt, double a, double b, bool* div_zero) {
-  if (!IsFloat(dt) && op == ElemOp::kDiv) {
-    if (b == 0) {
-      *div_zero = true;
-      return 0;
-    }
-    return std::trunc(a / b);
-  }
-  return RoundTo(dt, ApplyElem(op, a, b));
-}
-
 }  // namespace pypto::sim

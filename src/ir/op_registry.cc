@@ -1,5 +1,6 @@
 // OpRegistry storage, generic call checking (arity, kwarg schema) and the
-// deducer context's diagnostic helpers.
+// deducer context's diagnostic helpers. Which ops exist is not this layer's
+// business: the ops library fills the registry (FillOpRegistry, on first use).
 #include "pypto/ir/op_registry.h"
 
 #include <fmt/format.h>
@@ -17,22 +18,14 @@ OpRegistry& OpRegistry::Mutable() {
   return *reg;
 }
 
+// Weak: defined by the ops library (src/ops/ops.cc). A program that links only
+// pypto_ir has no definition, the address is null and the registry stays empty.
+[[gnu::weak]] void FillOpRegistry(OpRegistry& r);
+
 const OpRegistry& OpRegistry::Global() {
   static const OpRegistry* reg = [] {
     OpRegistry* r = &Mutable();
-    RegisterTensorOps(*r);
-    RegisterTileOps(*r);
-    RegisterSystemOps(*r);
-    RegisterBuiltinOps(*r);
-    RegisterWindowOps(*r);
-    RegisterSignalOps(*r);
-    RegisterRemoteLoadStoreOps(*r);
-    RegisterPutGetOps(*r);
-    RegisterCollectiveOps(*r);
-    RegisterArrayOps(*r);
-    for (const auto& [name, def] : r->ops_)
-      PYPTO_CHECK(static_cast<bool>(def->deduce), "op " + name + " has no deducer");
-    r->Link();
+    if (FillOpRegistry) FillOpRegistry(*r);
     return r;
   }();
   return *reg;

@@ -12,6 +12,7 @@
 // array are unspecified until written (the executor zero-fills).
 #include <fmt/format.h>
 
+#include "deduce_checks.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"

@@ -1,10 +1,26 @@
 // Private to src/ops: registers an op by its handle under the canonical name
-// op_list.def gives it, so the name is written once, in the list.
+// op_list.def gives it, so the name is written once, in the list; and the
+// registration entry points, one per ops file (called by FillOpRegistry).
 #pragma once
 
 #include <string>
 
 #include "pypto/ops/ops.h"
+
+namespace pypto::ir {
+
+void RegisterTensorOps(OpRegistry& r);
+void RegisterTileOps(OpRegistry& r);
+void RegisterSystemOps(OpRegistry& r);
+void RegisterBuiltinOps(OpRegistry& r);
+void RegisterWindowOps(OpRegistry& r);
+void RegisterSignalOps(OpRegistry& r);
+void RegisterRemoteLoadStoreOps(OpRegistry& r);
+void RegisterPutGetOps(OpRegistry& r);
+void RegisterCollectiveOps(OpRegistry& r);
+void RegisterArrayOps(OpRegistry& r);  // src/ops/array_ops.cc
+
+}  // namespace pypto::ir
 
 namespace pypto::ops {
 

@@ -7,6 +7,7 @@
 // kernel-only.
 #include <fmt/format.h>
 
+#include "deduce_checks.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"

@@ -15,11 +15,12 @@
 // extent in `shape` is the literal 1 and which are erased from the result type.
 // The subscript `x[r]` on a world-shaped host tensor [NR, ...] is
 //   pl.tensor.slice(x, [1, ...], [r, 0, ...], [], [0])
-// (built by MakeSubscriptSlice in op_utils).
+// (built by MakeSubscriptSlice, pypto/ops/subscript_slice.h).
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "deduce_checks.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 
+#include "deduce_checks.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/comm.h"
 #include "pypto/ir/context.h"

@@ -9,6 +9,7 @@
 // outside a valid region is meaningless, so the result never claims more).
 #include <fmt/format.h>
 
+#include "deduce_checks.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"

@@ -14,6 +14,7 @@
 //    shape (column-major for a [N, 1] column with N > 1, else row-major).
 #include <fmt/format.h>
 
+#include "deduce_checks.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"

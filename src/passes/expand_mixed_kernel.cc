@@ -12,6 +12,7 @@
 #include "ir_walk.h"
 #include "pass_util.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ops/affinity.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {

@@ -39,6 +39,7 @@
 #include "pypto/ir/enums.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ops/affinity.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {

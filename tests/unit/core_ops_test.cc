@@ -10,6 +10,8 @@
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ops/affinity.h"
+#include "pypto/ops/subscript_slice.h"
 
 using namespace pypto;
 using namespace pypto::ir;

@@ -228,11 +228,11 @@ class OpBuilder {
 
 class OpRegistry {
  public:
-  // The process-wide registry, populated with every op on first use.
+  // The process-wide registry, filled on first use by FillOpRegistry (below)
+  // with every op when the program links the ops library; empty otherwise.
   static const OpRegistry& Global();
 
-  // The registry the ops layer fills (pypto/ops/ops.h: ops::Registry() returns it
-  // filled). Mutable only for that layer's registration and for tests.
+  // The registry object itself, before filling: for FillOpRegistry and tests.
   static OpRegistry& Mutable();
 
   // Registers op `h` under its canonical text name. Twins named by handle
@@ -316,16 +316,11 @@ const Call* MakeOpCall(Context& ctx, const OpDef& op, std::vector<const Expr*> a
                        std::vector<Span> arg_spans,
                        std::vector<std::pair<std::string, Span>> kwarg_spans);
 
-// Registration entry points, one per ops file (called once by OpRegistry::Global).
-void RegisterTensorOps(OpRegistry& r);
-void RegisterTileOps(OpRegistry& r);
-void RegisterSystemOps(OpRegistry& r);
-void RegisterBuiltinOps(OpRegistry& r);
-void RegisterWindowOps(OpRegistry& r);
-void RegisterSignalOps(OpRegistry& r);
-void RegisterRemoteLoadStoreOps(OpRegistry& r);
-void RegisterPutGetOps(OpRegistry& r);
-void RegisterCollectiveOps(OpRegistry& r);
-void RegisterArrayOps(OpRegistry& r);  // src/ops/array_ops.cc
+// Fills `r` with every op: defined by the ops library (pypto_ops,
+// src/ops/ops.cc), called once by OpRegistry::Global() on first use. The IR
+// layer references it weakly, so a program that links only pypto_ir has an
+// empty registry (the parser then reports every op as unknown). CMake links
+// pypto_ops whole-archive, so every program that links it has the definition.
+void FillOpRegistry(OpRegistry& r);
 
 }  // namespace pypto::ir

@@ -1,20 +1,19 @@
-// Shared helpers for op type deducers (which are also the op verifiers).
-//
-// Every deducer needs the same handful of questions answered about its
-// arguments — "is this a static int?", "is this a [a, b] tuple of rank r?",
-// "do these two shapes agree?" — and the same way of building canonical result
-// types. Keeping them here means all ops word their diagnostics alike and build
-// types in the one canonical form the printer/parser round-trip (a view that
-// equals the implicit default is stored as std::nullopt).
+// Generic type, shape and expression helpers of the IR layer: static-int and
+// scalar queries, shape comparison and spelling (ShapeStr, TypeStr, ...),
+// shaped-type accessors, and the canonical type constructors (MakeTileType,
+// MakeTensorType, ...). Op deducers, the parser, the verifier, passes and the
+// emitter all use them, so all of them word diagnostics alike and build types
+// in the one canonical form the printer/parser round-trip (a view that equals
+// the implicit default is stored as std::nullopt). Nothing here knows a
+// particular op: the deducers' argument checks (Expect*) live in the ops layer
+// (src/ops/deduce_checks.h), and so do op-aware helpers (pypto/ops/affinity.h,
+// pypto/ops/subscript_slice.h).
 //
 // Shape comparison policy: shapes may be symbolic (Vars, arithmetic). Two dims
 // CONFLICT only when both are ConstInt and differ; they are EQUAL when they are
 // structurally the same expression (same constant, same Var node, same
 // arithmetic over equal operands). Deducers reject conflicts and accept anything
 // else, because a symbolic mismatch cannot be proven at compile time.
-//
-// Expect* helpers report through DeduceContext::ErrorAt (message prefix
-// "<op>: argument '<name>' ") and return nullptr/false after reporting.
 #pragma once
 
 #include <cstdint>
@@ -125,49 +124,12 @@ std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v);
 const MakeTuple* MakeIndexTuple(Context& ctx, const std::vector<int64_t>& values, Span s = {});
 const MakeTuple* MakeTupleOf(Context& ctx, std::vector<const Expr*> elems, Span s = {});
 
-// ---- argument checks with diagnostics -------------------------------------------
-
-// Argument `i` must be a MakeTuple of integer scalars; with `rank`, of exactly
-// that many elements. Diagnostics:
-//   "must be a tuple of index expressions ([a, b, ...]), got <TypeStr>"
-//   "must have <rank> elements (one per dimension of <what>), got <n>"
-//   "element <k> must be an integer scalar, got <TypeStr>"
-// `what` names the thing the rank comes from, e.g. "'tensor'".
-const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int i, std::optional<size_t> rank = {},
-                                  const std::string& what = {});
-// Argument `i` must be a plain TensorType ("must be a pl.Tensor, got X"), or
-// with allow_distributed also a DistributedTensorType ("must be a pl.Tensor or
-// pld.DistributedTensor, got X").
-const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed = false);
-// Argument `i` must be a pld.DistributedTensor ("must be a pld.DistributedTensor, got X").
-const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i);
-// Argument `i` must be a pl.Tile ("must be a pl.Tile, got X").
-const TileType* ExpectTile(DeduceContext& dc, int i);
-// Argument `i` must be a scalar of integer dtype ("must be an integer scalar, got X").
-bool ExpectIntegerScalar(DeduceContext& dc, int i);
-// Argument `i` must be a scalar ("must be a scalar, got X").
-bool ExpectScalar(DeduceContext& dc, int i);
-// Arg `i`'s shape must be compatible with `expected`:
-//   "shape <ShapeStr(actual)> does not match <what> <ShapeStr(expected)> (dim <k>)"
-//   or "... (rank <a> vs <b>)" when the ranks differ.
-bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
-                           std::string_view what);
-
-// ---- more checks (added after the first commit; additive) ----------------------
+// ---- more queries and builders -------------------------------------------------
 
 // A scalar `value` may be stored into / combined with elements of dtype `target`:
 // its dtype equals `target`, or it is a literal (ConstInt into any numeric dtype,
 // ConstFloat into a float dtype) that the emitter converts.
 bool ScalarAssignable(const Expr* value, DataType target);
-// Static dims of `shape` (the tuple in argument `i`) must be > 0:
-//   "dim <k> must be positive, got <v>".
-bool ExpectPositiveDims(DeduceContext& dc, int i, const Shape& shape);
-// Region [offsets, offsets + extents) must lie inside `dims`, checked per dim
-// only where all three are ConstInt. Errors are reported at argument `i`:
-//   "offset <o> in dim <k> is negative"
-//   "region exceeds <what> in dim <k>: offset <o> + extent <e> > <d>".
-bool ExpectRegionInBounds(DeduceContext& dc, int i, const Shape& offsets, const Shape& extents,
-                          const Shape& dims, const std::string& what);
 // Packed row-major strides of `shape` as expressions (static products folded;
 // symbolic ones built as `dim * stride` INDEX BinaryExprs, deterministically).
 Shape PackedStrides(Context& ctx, const Shape& shape);
@@ -188,19 +150,4 @@ bool MergedValidContiguous(const Shape& shape, const Shape& valid);
 // Cube-side on-chip spaces (Mat, Left, Right, Acc, Bias) vs the vector side (Vec).
 bool IsCubeMemory(MemorySpace m);
 bool IsVectorMemory(MemorySpace m);
-// Affinity of one call: a declared (non-derived) OpDef affinity wins, except that
-// tile.move crossing between cube and vector spaces is kMixed; otherwise derived
-// from the result tile's memory space (cube space -> kCube, Vec -> kVector), then
-// from the first tile argument's space, else kShared. Function calls: kShared.
-CoreAffinity ClassifyCallAffinity(const Call* call);
-
-// ---- builders for parser desugarings ----------------------------------------------
-
-// `base[i0, ..., ik-1]` on a tensor with k < rank: the view that drops the k
-// leading dims, i.e. pl.tensor.slice(base, [1, .., 1, d_k, ..], [i0, .., 0, ..],
-// [], [0, .., k-1]). Diagnostics (through MakeOpCall) on bad input; nullptr then.
-const Call* MakeSubscriptSlice(Context& ctx, const Expr* base,
-                               const std::vector<const Expr*>& indices, Span span,
-                               DiagnosticEngine& diag);
-
 }  // namespace pypto::ir

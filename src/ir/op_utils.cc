@@ -1,5 +1,5 @@
-// Shared deducer helpers (see include/pypto/ir/op_utils.h for the policy on
-// symbolic shapes and the exact diagnostic wording).
+// Generic type, shape and expression helpers of the IR layer (see
+// include/pypto/ir/op_utils.h for the policy on symbolic shapes).
 #include "pypto/ir/op_utils.h"
 
 #include <fmt/format.h>
@@ -317,93 +317,7 @@ const MakeTuple* MakeIndexTuple(Context& ctx, const std::vector<int64_t>& values
   return MakeTupleOf(ctx, std::move(elems), s);
 }
 
-// ---- argument checks with diagnostics -------------------------------------------
-
-static const Expr* ArgOrNull(const DeduceContext& dc, int i) {
-  return i >= 0 && static_cast<size_t>(i) < dc.args.size() ? dc.args[i] : nullptr;
-}
-
-static std::string GotStr(const Expr* e) { return e ? TypeStr(e->type) : "nothing"; }
-
-const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int i, std::optional<size_t> rank,
-                                  const std::string& what) {
-  const Expr* e = ArgOrNull(dc, i);
-  const MakeTuple* t = AsTuple(e);
-  if (!t) {
-    dc.ErrorAt(i, "must be a tuple of index expressions ([a, b, ...]), got " + GotStr(e));
-    return nullptr;
-  }
-  if (rank && t->elements.size() != *rank) {
-    std::string src = what.empty() ? "" : fmt::format(" (one per dimension of {})", what);
-    dc.ErrorAt(i, fmt::format("must have {} elements{}, got {}", *rank, src, t->elements.size()));
-    return nullptr;
-  }
-  for (size_t k = 0; k < t->elements.size(); ++k) {
-    if (!IsIntegerScalar(t->elements[k])) {
-      dc.ErrorAt(i, fmt::format("element {} must be an integer scalar, got {}", k,
-                                GotStr(t->elements[k])));
-      return nullptr;
-    }
-  }
-  return t;
-}
-
-const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed) {
-  const Expr* e = ArgOrNull(dc, i);
-  const Type* t = e ? e->type : nullptr;
-  if (const auto* tt = As<TensorType>(t)) return tt;
-  if (allow_distributed) {
-    if (const auto* d = As<DistributedTensorType>(t)) return d;
-    dc.ErrorAt(i, "must be a pl.Tensor or pld.DistributedTensor, got " + GotStr(e));
-    return nullptr;
-  }
-  dc.ErrorAt(i, "must be a pl.Tensor, got " + GotStr(e));
-  return nullptr;
-}
-
-const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i) {
-  const Expr* e = ArgOrNull(dc, i);
-  if (const auto* d = As<DistributedTensorType>(e ? e->type : nullptr)) return d;
-  dc.ErrorAt(i, "must be a pld.DistributedTensor, got " + GotStr(e));
-  return nullptr;
-}
-
-const TileType* ExpectTile(DeduceContext& dc, int i) {
-  const Expr* e = ArgOrNull(dc, i);
-  if (const auto* t = As<TileType>(e ? e->type : nullptr)) return t;
-  dc.ErrorAt(i, "must be a pl.Tile, got " + GotStr(e));
-  return nullptr;
-}
-
-bool ExpectIntegerScalar(DeduceContext& dc, int i) {
-  const Expr* e = ArgOrNull(dc, i);
-  if (IsIntegerScalar(e)) return true;
-  dc.ErrorAt(i, "must be an integer scalar, got " + GotStr(e));
-  return false;
-}
-
-bool ExpectScalar(DeduceContext& dc, int i) {
-  const Expr* e = ArgOrNull(dc, i);
-  if (IsScalar(e)) return true;
-  dc.ErrorAt(i, "must be a scalar, got " + GotStr(e));
-  return false;
-}
-
-bool ExpectShapeCompatible(DeduceContext& dc, int i, const Shape& actual, const Shape& expected,
-                           std::string_view what) {
-  if (&actual == &expected) return true;  // e.g. both operands of one (interned) type
-  auto k = FirstShapeConflict(actual, expected);
-  if (!k) return true;
-  if (actual.size() != expected.size())
-    dc.ErrorAt(i, fmt::format("shape {} does not match {} {} (rank {} vs {})", ShapeStr(actual),
-                              what, ShapeStr(expected), actual.size(), expected.size()));
-  else
-    dc.ErrorAt(i, fmt::format("shape {} does not match {} {} (dim {})", ShapeStr(actual), what,
-                              ShapeStr(expected), *k));
-  return false;
-}
-
-// ---- more checks ----------------------------------------------------------------
+// ---- more queries and builders -------------------------------------------------
 
 bool ScalarAssignable(const Expr* value, DataType target) {
   auto d = ScalarDType(value);
@@ -412,37 +326,6 @@ bool ScalarAssignable(const Expr* value, DataType target) {
   if (Isa<ConstInt>(value)) return target != DataType::kBool;
   if (Isa<ConstFloat>(value)) return IsFloat(target);
   return false;
-}
-
-bool ExpectPositiveDims(DeduceContext& dc, int i, const Shape& shape) {
-  for (size_t k = 0; k < shape.size(); ++k) {
-    auto v = StaticInt(shape[k]);
-    if (v && *v <= 0) {
-      dc.ErrorAt(i, fmt::format("dim {} must be positive, got {}", k, *v));
-      return false;
-    }
-  }
-  return true;
-}
-
-bool ExpectRegionInBounds(DeduceContext& dc, int i, const Shape& offsets, const Shape& extents,
-                          const Shape& dims, const std::string& what) {
-  size_t n = std::min({offsets.size(), extents.size(), dims.size()});
-  for (size_t k = 0; k < n; ++k) {
-    auto o = StaticInt(offsets[k]);
-    if (o && *o < 0) {
-      dc.ErrorAt(i, fmt::format("offset {} in dim {} is negative", *o, k));
-      return false;
-    }
-    auto e = StaticInt(extents[k]), d = StaticInt(dims[k]);
-    int64_t end = 0;
-    if (o && e && d && (__builtin_add_overflow(*o, *e, &end) || end > *d)) {
-      dc.ErrorAt(i, fmt::format("region exceeds {} in dim {}: offset {} + extent {} > {}", what, k,
-                                *o, *e, *d));
-      return false;
-    }
-  }
-  return true;
 }
 
 Shape PackedStrides(Context& ctx, const Shape& shape) {
@@ -491,63 +374,5 @@ bool IsCubeMemory(MemorySpace m) {
 }
 
 bool IsVectorMemory(MemorySpace m) { return m == MemorySpace::kVec; }
-
-static std::optional<CoreAffinity> AffinityOfMem(std::optional<MemorySpace> m) {
-  if (!m) return std::nullopt;
-  if (IsCubeMemory(*m)) return CoreAffinity::kCube;
-  if (IsVectorMemory(*m)) return CoreAffinity::kVector;
-  return std::nullopt;
-}
-
-CoreAffinity ClassifyCallAffinity(const Call* call) {
-  if (call == nullptr || call->op == nullptr) return CoreAffinity::kShared;
-  if (call->op->name == "tile.move" && !call->args.empty()) {
-    auto from = MemOf(call->args[0]->type), to = MemOf(call->type);
-    if (from && to &&
-        ((IsCubeMemory(*from) && IsVectorMemory(*to)) ||
-         (IsVectorMemory(*from) && IsCubeMemory(*to))))
-      return CoreAffinity::kMixed;
-  }
-  if (call->op->affinity != CoreAffinity::kDerived) return call->op->affinity;
-  if (auto a = AffinityOfMem(MemOf(call->type))) return *a;
-  for (const Expr* arg : call->args) {
-    if (!Isa<TileType>(arg->type)) continue;
-    if (auto a = AffinityOfMem(MemOf(arg->type))) return *a;
-    break;
-  }
-  return CoreAffinity::kShared;
-}
-
-// ---- builders for parser desugarings ----------------------------------------------
-
-const Call* MakeSubscriptSlice(Context& ctx, const Expr* base,
-                               const std::vector<const Expr*>& indices, Span span,
-                               DiagnosticEngine& diag) {
-  const OpDef* op = OpRegistry::Global().Find("tensor.slice");
-  PYPTO_CHECK(op != nullptr, "tensor.slice not registered");
-  const TensorType* tt = AsTensorTypeLike(base ? base->type : nullptr);
-  if (!tt) {
-    diag.Error(span, "subscript: only a pl.Tensor or pld.DistributedTensor can be indexed, got " +
-                         TypeStr(base ? base->type : nullptr));
-    return nullptr;
-  }
-  if (indices.empty() || indices.size() >= tt->rank()) {
-    diag.Error(span, fmt::format("subscript: {} indices on a rank-{} tensor; a view subscript "
-                                 "takes 1 to {} leading indices (use pl.read for an element)",
-                                 indices.size(), tt->rank(), tt->rank() - 1));
-    return nullptr;
-  }
-  std::vector<const Expr*> shape, offs, drops;
-  for (size_t k = 0; k < tt->rank(); ++k) {
-    bool dropped = k < indices.size();
-    shape.push_back(dropped ? ctx.Int(1, DataType::kIndex, span) : tt->shape[k]);
-    offs.push_back(dropped ? indices[k] : ctx.Int(0, DataType::kIndex, span));
-    if (dropped) drops.push_back(ctx.Int(static_cast<int64_t>(k), DataType::kIndex, span));
-  }
-  std::vector<const Expr*> args = {base, MakeTupleOf(ctx, shape, span),
-                                   MakeTupleOf(ctx, offs, span), MakeTupleOf(ctx, {}, span),
-                                   MakeTupleOf(ctx, drops, span)};
-  return MakeOpCall(ctx, *op, std::move(args), {}, {}, span, diag);
-}
 
 }  // namespace pypto::ir

@@ -3,6 +3,8 @@
 // re-deduce op call types through MakeOpCall.
 #include "pypto/ir/mutator.h"
 
+#include <optional>
+
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/node_fields.h"
@@ -182,20 +184,22 @@ const Call* IRMutator::RebuildOpCall(const Call* c, std::vector<const Expr*> arg
 
 // The mutator's reading of each field kind (see node_fields.h): mutate the
 // field's children in declared order; the first change copies the node (span
-// and plain values included) and later changes are written into the copy.
+// and plain values included) into `out` and later changes are written into the
+// copy, which is allocated once every child is done (as the hand-written hooks
+// did, so allocation order is unchanged).
 template <class N>
 struct IRMutator::RebuildWalk {
   IRMutator& m;
   const N* x;
-  N* n = nullptr;
+  std::optional<N> out;
 
-  N* Out() {
-    if (!n) n = m.ctx_.Make<N>(*x);
-    return n;
+  N& Out() {
+    if (!out) out.emplace(*x);
+    return *out;
   }
   template <class M, class C, class V>
   void SetIf(M C::*f, bool changed, V&& v) {
-    if (changed) Out()->*f = std::forward<V>(v);
+    if (changed) Out().*f = std::forward<V>(v);
   }
   template <class M, class C>
   void Val(M C::*, const char*) {}
@@ -256,9 +260,9 @@ struct IRMutator::RebuildWalk {
 
 template <class N>
 const N* IRMutator::Rebuild(const N* x) {
-  RebuildWalk<N> w{*this, x};
+  RebuildWalk<N> w{*this, x, std::nullopt};
   EachField(x, w);
-  return w.n ? w.n : x;
+  return w.out ? ctx_.Make<N>(std::move(*w.out)) : x;
 }
 
 #define PYPTO_EXPR(N, ...) \

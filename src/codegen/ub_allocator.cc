@@ -13,6 +13,7 @@
 
 #include "pypto/core/dtype.h"
 #include "pypto/ir/casting.h"
+#include "pypto/ir/node_walk.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/visitor.h"
@@ -126,9 +127,6 @@ class IntervalBuilder {
   void Walk(const Stmt* s) {
     if (!s) return;
     switch (s->kind) {
-      case NodeKind::kSeqStmt:
-        for (const Stmt* c : static_cast<const SeqStmt*>(s)->stmts) Walk(c);
-        return;
       case NodeKind::kAssignStmt: {
         const auto* a = static_cast<const AssignStmt*>(s);
         int pos = ++pos_;
@@ -192,8 +190,9 @@ class IntervalBuilder {
         return;
       }
       default:
-        // Scopes (rejected by the emitter, walked for completeness); break/continue.
-        if (const auto* sc = As<ScopeStmt>(s)) Walk(sc->body);
+        // Sequences; scopes (rejected by the emitter, walked for completeness);
+        // break/continue (no children).
+        ForEachChildStmt(s, [&](const Stmt* c) { Walk(c); });
         return;
     }
   }

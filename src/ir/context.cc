@@ -92,8 +92,8 @@ std::string_view NodeKindName(NodeKind k) {
 #define PYPTO_TYPE(N)  \
   case NodeKind::k##N: \
     return #N;
-#define PYPTO_EXPR(N) PYPTO_TYPE(N)
-#define PYPTO_STMT(N) PYPTO_TYPE(N)
+#define PYPTO_EXPR(N, ...) PYPTO_TYPE(N)
+#define PYPTO_STMT(N, ...) PYPTO_TYPE(N)
 #include "pypto/ir/node_kinds.def"
     default:
       return "?";

@@ -1,9 +1,13 @@
-// IRMutator defaults: rebuild a node only when a child changed, apply the Var
-// substitution map to uses, re-deduce op call types through MakeOpCall.
+// IRMutator defaults: rebuild a node only when a child changed (generated from
+// the field lists of node_kinds.def), apply the Var substitution map to uses,
+// re-deduce op call types through MakeOpCall.
 #include "pypto/ir/mutator.h"
+
+#include <optional>
 
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
+#include "pypto/ir/node_fields.h"
 #include "pypto/ir/op_registry.h"
 
 namespace pypto::ir {
@@ -13,8 +17,8 @@ namespace pypto::ir {
 const Expr* IRMutator::MutateExpr(const Expr* e) {
   if (!e) return nullptr;
   switch (e->kind) {
-#define PYPTO_EXPR(N)  \
-  case NodeKind::k##N: \
+#define PYPTO_EXPR(N, ...) \
+  case NodeKind::k##N:     \
     return Mutate_##N(static_cast<const N*>(e));
 #include "pypto/ir/node_kinds.def"
     default:
@@ -26,8 +30,8 @@ const Expr* IRMutator::MutateExpr(const Expr* e) {
 const Stmt* IRMutator::MutateStmt(const Stmt* s) {
   if (!s) return nullptr;
   switch (s->kind) {
-#define PYPTO_STMT(N)  \
-  case NodeKind::k##N: \
+#define PYPTO_STMT(N, ...) \
+  case NodeKind::k##N:     \
     return Mutate_##N(static_cast<const N*>(s));
 #include "pypto/ir/node_kinds.def"
     default:
@@ -176,34 +180,109 @@ const Call* IRMutator::RebuildOpCall(const Call* c, std::vector<const Expr*> arg
   return n;
 }
 
+// ---------------------------------------------------------------- generated
+
+// The mutator's reading of each field kind (see node_fields.h): mutate the
+// field's children in declared order; the first change copies the node (span
+// and plain values included) into `out` and later changes are written into the
+// copy, which is allocated once every child is done (as the hand-written hooks
+// did, so allocation order is unchanged).
+template <class N>
+struct IRMutator::RebuildWalk {
+  IRMutator& m;
+  const N* x;
+  std::optional<N> out;
+
+  N& Out() {
+    if (!out) out.emplace(*x);
+    return *out;
+  }
+  template <class M, class C, class V>
+  void SetIf(M C::*f, bool changed, V&& v) {
+    if (changed) Out().*f = std::forward<V>(v);
+  }
+  template <class M, class C>
+  void Val(M C::*, const char*) {}
+  template <class M, class C>
+  void OwnType(M C::*) {}
+  template <class M, class C>
+  void Use(M C::*f) {
+    const Expr* e = m.MutateExpr(x->*f);
+    SetIf(f, e != x->*f, e);
+  }
+  template <class M, class C>
+  void Uses(M C::*f, const char*) {
+    bool c = false;
+    std::vector<const Expr*> v = m.MutateExprs(x->*f, &c);
+    SetIf(f, c, std::move(v));
+  }
+  template <class M, class C>
+  void Attrs(M C::*f, const char*) {
+    bool c = false;
+    AttrList l = m.MutateAttrs(x->*f, &c);
+    SetIf(f, c, std::move(l));
+  }
+  template <class M, class C>
+  void Def(M C::*f) {
+    const Var* v = m.MutateVarDef(x->*f);
+    SetIf(f, v != x->*f, v);
+  }
+  template <class M, class C>
+  void AssignDef(M C::*f) {
+    Def(f);
+  }
+  template <class M, class C>
+  void Defs(M C::*f, const char*) {
+    bool c = false;
+    std::vector<const Var*> v = m.MutateVarDefs(x->*f, &c);
+    SetIf(f, c, std::move(v));
+  }
+  template <class M, class C>
+  void Inits(M C::*) {}  // mutated with their IterArgs (MutateIterArgs)
+  template <class M, class C>
+  void IterDefs(M C::*f) {
+    bool c = false;
+    std::vector<const IterArg*> v = m.MutateIterArgs(x->*f, &c);
+    SetIf(f, c, std::move(v));
+  }
+  template <class M, class C>
+  void OptBody(M C::*f) {
+    const Stmt* b = m.MutateStmt(x->*f);
+    SetIf(f, b != x->*f, b);
+  }
+  template <class M, class C>
+  void Body(M C::*f) {
+    const Stmt* b = m.MutateStmt(x->*f);
+    if (!b && x->*f) b = m.ctx_.Make<SeqStmt>(std::vector<const Stmt*>{}, x->span);
+    SetIf(f, b != x->*f, b);
+  }
+};
+
+template <class N>
+const N* IRMutator::Rebuild(const N* x) {
+  RebuildWalk<N> w{*this, x, std::nullopt};
+  EachField(x, w);
+  return w.out ? ctx_.Make<N>(std::move(*w.out)) : x;
+}
+
+#define PYPTO_EXPR(N, ...) \
+  const Expr* IRMutator::Mutate_##N(const N* e) { return Rebuild(e); }
+#define PYPTO_STMT(N, ...) \
+  const Stmt* IRMutator::Mutate_##N(const N* s) { return Rebuild(s); }
+#include "pypto/ir/node_kinds.def"
+
 // ---------------------------------------------------------------- exprs
 
-const Expr* IRMutator::Mutate_Var(const Var* e) {
+const Expr* IRMutator::Rebuild(const Var* e) {
   const Expr* s = Substitution(e);
   return s ? s : e;
 }
-const Expr* IRMutator::Mutate_IterArg(const IterArg* e) {
+const Expr* IRMutator::Rebuild(const IterArg* e) {
   const Expr* s = Substitution(e);
   return s ? s : e;
 }
-const Expr* IRMutator::Mutate_ConstInt(const ConstInt* e) { return e; }
-const Expr* IRMutator::Mutate_ConstFloat(const ConstFloat* e) { return e; }
-const Expr* IRMutator::Mutate_ConstBool(const ConstBool* e) { return e; }
 
-const Expr* IRMutator::Mutate_BinaryExpr(const BinaryExpr* e) {
-  const Expr* l = MutateExpr(e->lhs);
-  const Expr* r = MutateExpr(e->rhs);
-  if (l == e->lhs && r == e->rhs) return e;
-  return ctx_.Make<BinaryExpr>(e->op, l, r, e->type, e->span);
-}
-
-const Expr* IRMutator::Mutate_UnaryExpr(const UnaryExpr* e) {
-  const Expr* x = MutateExpr(e->operand);
-  if (x == e->operand) return e;
-  return ctx_.Make<UnaryExpr>(e->op, x, e->type, e->span);
-}
-
-const Expr* IRMutator::Mutate_Call(const Call* c) {
+const Expr* IRMutator::Rebuild(const Call* c) {
   bool args_changed = false, kw_changed = false, at_changed = false;
   std::vector<const Expr*> args = MutateExprs(c->args, &args_changed);
   AttrList kwargs = MutateAttrs(c->kwargs, &kw_changed);
@@ -221,7 +300,7 @@ const Expr* IRMutator::Mutate_Call(const Call* c) {
                          t, c->span);
 }
 
-const Expr* IRMutator::Mutate_MakeTuple(const MakeTuple* e) {
+const Expr* IRMutator::Rebuild(const MakeTuple* e) {
   bool changed = false;
   std::vector<const Expr*> el = MutateExprs(e->elements, &changed);
   if (!changed) return e;
@@ -231,7 +310,7 @@ const Expr* IRMutator::Mutate_MakeTuple(const MakeTuple* e) {
   return ctx_.Make<MakeTuple>(std::move(el), ctx_.Make<TupleType>(std::move(types)), e->span);
 }
 
-const Expr* IRMutator::Mutate_TupleGetItem(const TupleGetItem* e) {
+const Expr* IRMutator::Rebuild(const TupleGetItem* e) {
   const Expr* t = MutateExpr(e->tuple);
   if (t == e->tuple) return e;
   const Type* ty = e->type;
@@ -242,73 +321,7 @@ const Expr* IRMutator::Mutate_TupleGetItem(const TupleGetItem* e) {
 
 // ---------------------------------------------------------------- stmts
 
-const Stmt* IRMutator::Mutate_AssignStmt(const AssignStmt* s) {
-  const Expr* v = MutateExpr(s->value);
-  const Var* var = MutateVarDef(s->var);
-  if (v == s->value && var == s->var) return s;
-  return ctx_.Make<AssignStmt>(var, v, s->span);
-}
-
-const Stmt* IRMutator::Mutate_EvalStmt(const EvalStmt* s) {
-  const Expr* e = MutateExpr(s->expr);
-  return e == s->expr ? s : ctx_.Make<EvalStmt>(e, s->span);
-}
-
-const Stmt* IRMutator::Mutate_ReturnStmt(const ReturnStmt* s) {
-  bool changed = false;
-  std::vector<const Expr*> v = MutateExprs(s->values, &changed);
-  return changed ? ctx_.Make<ReturnStmt>(std::move(v), s->span) : s;
-}
-
-const Stmt* IRMutator::Mutate_YieldStmt(const YieldStmt* s) {
-  bool changed = false;
-  std::vector<const Expr*> v = MutateExprs(s->values, &changed);
-  return changed ? ctx_.Make<YieldStmt>(std::move(v), s->span) : s;
-}
-
-const Stmt* IRMutator::Mutate_IfStmt(const IfStmt* s) {
-  const Expr* c = MutateExpr(s->cond);
-  const Stmt* t = MutateStmt(s->then_body);
-  const Stmt* e = MutateStmt(s->else_body);
-  bool changed = c != s->cond || t != s->then_body || e != s->else_body;
-  std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
-  if (!changed) return s;
-  if (!t) t = ctx_.Make<SeqStmt>(std::vector<const Stmt*>{}, s->span);
-  return ctx_.Make<IfStmt>(c, t, e, std::move(rv), s->span);
-}
-
-const Stmt* IRMutator::Mutate_ForStmt(const ForStmt* s) {
-  bool changed = false;
-  const Expr* start = MutateExpr(s->start);
-  const Expr* stop = MutateExpr(s->stop);
-  const Expr* step = MutateExpr(s->step);
-  changed = start != s->start || stop != s->stop || step != s->step;
-  AttrList attrs = MutateAttrs(s->attrs, &changed);
-  const Var* lv = MutateVarDef(s->loop_var);
-  changed |= lv != s->loop_var;
-  std::vector<const IterArg*> ia = MutateIterArgs(s->iter_args, &changed);
-  const Stmt* body = MutateStmt(s->body);
-  if (!body) body = ctx_.Make<SeqStmt>(std::vector<const Stmt*>{}, s->span);
-  changed |= body != s->body;
-  std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
-  if (!changed) return s;
-  return ctx_.Make<ForStmt>(lv, start, stop, step, std::move(ia), body, std::move(rv), s->for_kind,
-                            std::move(attrs), s->span);
-}
-
-const Stmt* IRMutator::Mutate_WhileStmt(const WhileStmt* s) {
-  bool changed = false;
-  std::vector<const IterArg*> ia = MutateIterArgs(s->iter_args, &changed);
-  const Expr* c = MutateExpr(s->cond);
-  const Stmt* body = MutateStmt(s->body);
-  if (!body) body = ctx_.Make<SeqStmt>(std::vector<const Stmt*>{}, s->span);
-  changed |= c != s->cond || body != s->body;
-  std::vector<const Var*> rv = MutateVarDefs(s->return_vars, &changed);
-  if (!changed) return s;
-  return ctx_.Make<WhileStmt>(c, std::move(ia), body, std::move(rv), s->span);
-}
-
-const Stmt* IRMutator::Mutate_SeqStmt(const SeqStmt* s) {
+const Stmt* IRMutator::Rebuild(const SeqStmt* s) {
   bool changed = false;
   std::vector<const Stmt*> out;
   out.reserve(s->stmts.size());
@@ -326,61 +339,6 @@ const Stmt* IRMutator::Mutate_SeqStmt(const SeqStmt* s) {
       out.push_back(n);
   }
   return changed ? ctx_.Make<SeqStmt>(std::move(out), s->span) : s;
-}
-
-const Stmt* IRMutator::Mutate_BreakStmt(const BreakStmt* s) { return s; }
-const Stmt* IRMutator::Mutate_ContinueStmt(const ContinueStmt* s) { return s; }
-
-namespace {
-// Shared scope rebuild: mutated attrs + body; `make` builds the new node.
-template <typename S, typename Make>
-const Stmt* RebuildScope(IRMutator& m, Context& ctx, const S* s, bool extra_changed, Make make) {
-  bool changed = extra_changed;
-  AttrList attrs = m.MutateAttrs(s->attrs, &changed);
-  const Stmt* body = m.MutateStmt(s->body);
-  if (!body) body = ctx.Make<SeqStmt>(std::vector<const Stmt*>{}, s->span);
-  changed |= body != s->body;
-  if (!changed) return s;
-  return make(body, std::move(attrs));
-}
-}  // namespace
-
-const Stmt* IRMutator::Mutate_InCoreScopeStmt(const InCoreScopeStmt* s) {
-  return RebuildScope(*this, ctx_, s, false, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<InCoreScopeStmt>(b, s->split, std::move(a), s->span);
-  });
-}
-
-const Stmt* IRMutator::Mutate_HierarchyScopeStmt(const HierarchyScopeStmt* s) {
-  return RebuildScope(*this, ctx_, s, false, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<HierarchyScopeStmt>(b, s->level, s->role, std::move(a), s->span);
-  });
-}
-
-const Stmt* IRMutator::Mutate_SpmdScopeStmt(const SpmdScopeStmt* s) {
-  const Expr* n = MutateExpr(s->core_num);
-  return RebuildScope(*this, ctx_, s, n != s->core_num, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<SpmdScopeStmt>(b, n, s->sync_start, std::move(a), s->span);
-  });
-}
-
-const Stmt* IRMutator::Mutate_SplitAivScopeStmt(const SplitAivScopeStmt* s) {
-  const Var* v = MutateVarDef(s->var);
-  return RebuildScope(*this, ctx_, s, v != s->var, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<SplitAivScopeStmt>(v, s->count, s->mode, b, std::move(a), s->span);
-  });
-}
-
-const Stmt* IRMutator::Mutate_CommDomainScopeStmt(const CommDomainScopeStmt* s) {
-  return RebuildScope(*this, ctx_, s, false, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<CommDomainScopeStmt>(s->name, s->devices, s->slots, b, std::move(a), s->span);
-  });
-}
-
-const Stmt* IRMutator::Mutate_ManualScopeStmt(const ManualScopeStmt* s) {
-  return RebuildScope(*this, ctx_, s, false, [&](const Stmt* b, AttrList a) {
-    return ctx_.Make<ManualScopeStmt>(b, std::move(a), s->span);
-  });
 }
 
 // ---------------------------------------------------------------- units

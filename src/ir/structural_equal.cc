@@ -8,20 +8,201 @@
 // so `x + 1` equals `y + 1`; the pairing is a bijection, so `x + x` does not
 // equal `x + y`. Hashing numbers Vars in the same order, so equal IR hashes equal.
 // Calls compare their op by pointer (ops are registry singletons) or their callee
-// by name; kwargs and attrs compare by value, order-insensitively.
+// by name; kwargs and attrs compare by value, order-insensitively. Expressions
+// and statements are compared and hashed field by field in the order their
+// field lists in node_kinds.def declare (EqWalk / HashWalk); Var uses, Calls
+// and types are written out here.
 #include "pypto/ir/structural_equal.h"
 
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "pypto/ir/casting.h"
+#include "pypto/ir/node_fields.h"
 #include "pypto/ir/op_registry.h"
 
 namespace pypto::ir {
 namespace {
+
+// ======================================================================= walkers
+//
+// Structural equality and hashing read the field lists of node_kinds.def
+// (node_fields.h): the walkers below say what each field kind means to them.
+
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+template <class T>
+bool SameValue(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, double>)
+    return std::memcmp(&a, &b, sizeof(double)) == 0;  // bitwise: -0.0 != 0.0, NaN == NaN
+  else
+    return a == b;
+}
+
+// What a VAL diagnostic prints for a value ("{}" in its message).
+template <class T>
+auto Shown(const T& v) {
+  if constexpr (std::is_same_v<T, BinaryOp>)
+    return BinaryOpSymbol(v);
+  else if constexpr (std::is_arithmetic_v<T>)
+    return v;
+  else
+    return std::string_view("?");
+}
+
+template <class E, class N>
+struct EqWalk {
+  E& e;
+  const N* x;
+  const N* y;
+  bool ok = true;
+
+  template <class M, class C>
+  void Val(M C::*f, const char* msg) {
+    if (!ok || SameValue(x->*f, y->*f)) return;
+    std::string_view m(msg);
+    ok = e.Fail(m.find("{}") == std::string_view::npos
+                    ? std::string(m)
+                    : fmt::format(fmt::runtime(m), Shown(x->*f), Shown(y->*f)));
+  }
+  template <class M, class C>
+  void OwnType(M C::*f) {
+    ok = ok && e.TypeEq(x->*f, y->*f);
+  }
+  template <class M, class C>
+  void ResultType(M C::*f) {
+    OwnType(f);
+  }
+  template <class M, class C>
+  void Use(M C::*f) {
+    ok = ok && e.ExprEq(x->*f, y->*f);
+  }
+  template <class M, class C>
+  void Uses(M C::*f, const char* what) {
+    ok = ok && e.Exprs(x->*f, y->*f, what);
+  }
+  template <class M, class C>
+  void Attrs(M C::*f, const char* what) {
+    ok = ok && e.Attrs(x->*f, y->*f, what);
+  }
+  template <class M, class C>
+  void Def(M C::*f) {
+    ok = ok && e.Def(x->*f, y->*f);
+  }
+  template <class M, class C>
+  void AssignDef(M C::*f) {
+    ok = ok && e.AssignDef(x->*f, y->*f);
+  }
+  template <class M, class C>
+  void Defs(M C::*f, const char* what) {
+    ok = ok && e.Defs(x->*f, y->*f, what);
+  }
+  template <class M, class C>
+  void Inits(M C::*f) {
+    ok = ok && e.Inits(x->*f, y->*f);
+  }
+  template <class M, class C>
+  void IterDefs(M C::*f) {
+    for (size_t i = 0; ok && i < (x->*f).size(); ++i) ok = e.Def((x->*f)[i], (y->*f)[i]);
+  }
+  template <class M, class C>
+  void OptBody(M C::*f) {
+    ok = ok && e.StmtEq(x->*f, y->*f);
+  }
+  template <class M, class C>
+  void Body(M C::*f) {
+    OptBody(f);
+  }
+  template <class M, class C>
+  void Stmts(M C::*f, const char* what) {
+    if (!ok) return;
+    const auto &a = x->*f, &b = y->*f;
+    if (a.size() != b.size()) {
+      ok = e.Fail(fmt::format("{} count {} vs {}", what, a.size(), b.size()));
+      return;
+    }
+    for (size_t i = 0; ok && i < a.size(); ++i) ok = e.StmtEq(a[i], b[i]);
+  }
+};
+
+template <class H, class N>
+struct HashWalk {
+  H& h;
+  const N* x;
+
+  template <class M, class C>
+  void Val(M C::*f, const char*) {
+    h.Value(x->*f);
+  }
+  template <class M, class C>
+  void OwnType(M C::*f) {
+    h.TypeH(x->*f);
+  }
+  template <class M, class C>
+  void ResultType(M C::*f) {
+    h.TypeH(x->*f);
+  }
+  template <class M, class C>
+  void Use(M C::*f) {
+    h.ExprH(x->*f);
+  }
+  template <class M, class C>
+  void Uses(M C::*f, const char*) {
+    h.Exprs(x->*f);
+  }
+  template <class M, class C>
+  void Attrs(M C::*f, const char*) {
+    h.Attrs(x->*f);
+  }
+  template <class M, class C>
+  void Def(M C::*f) {
+    h.Def(x->*f);
+  }
+  template <class M, class C>
+  void AssignDef(M C::*f) {
+    h.AssignDef(x->*f);
+  }
+  template <class M, class C>
+  void Defs(M C::*f, const char*) {
+    h.Mix((x->*f).size());
+    for (const Var* v : x->*f) h.Def(v);
+  }
+  template <class M, class C>
+  void Inits(M C::*f) {
+    h.Mix((x->*f).size());
+    for (const IterArg* ia : x->*f) h.ExprH(ia->init);
+  }
+  template <class M, class C>
+  void IterDefs(M C::*f) {
+    for (const IterArg* ia : x->*f) h.Def(ia);
+  }
+  template <class M, class C>
+  void OptBody(M C::*f) {
+    h.StmtH(x->*f);
+  }
+  template <class M, class C>
+  void Body(M C::*f) {
+    h.StmtH(x->*f);
+  }
+  template <class M, class C>
+  void Stmts(M C::*f, const char*) {
+    h.Mix((x->*f).size());
+    for (const Stmt* s : x->*f) h.StmtH(s);
+  }
+};
 
 // ======================================================================= equality
 
@@ -83,62 +264,32 @@ class Equal {
     if (a->kind != b->kind)
       return Fail(
           fmt::format("expression kind {} vs {}", NodeKindName(a->kind), NodeKindName(b->kind)));
-    switch (a->kind) {
-      case NodeKind::kVar:
-      case NodeKind::kIterArg:
-        return VarUse(static_cast<const Var*>(a), static_cast<const Var*>(b));
-      case NodeKind::kConstInt: {
-        auto *x = static_cast<const ConstInt*>(a), *y = static_cast<const ConstInt*>(b);
-        if (x->value != y->value) return Fail(fmt::format("constant {} vs {}", x->value, y->value));
-        return TypeEq(a->type, b->type) || Fail(fmt::format("dtype of constant {}", x->value));
-      }
-      case NodeKind::kConstFloat: {
-        auto *x = static_cast<const ConstFloat*>(a), *y = static_cast<const ConstFloat*>(b);
-        if (std::memcmp(&x->value, &y->value, sizeof(double)) != 0)
-          return Fail(fmt::format("constant {} vs {}", x->value, y->value));
-        return TypeEq(a->type, b->type) || Fail(fmt::format("dtype of constant {}", x->value));
-      }
-      case NodeKind::kConstBool:
-        return static_cast<const ConstBool*>(a)->value == static_cast<const ConstBool*>(b)->value ||
-               Fail("bool constant differs");
-      case NodeKind::kBinaryExpr: {
-        auto *x = static_cast<const BinaryExpr*>(a), *y = static_cast<const BinaryExpr*>(b);
-        if (x->op != y->op)
-          return Fail(
-              fmt::format("operator '{}' vs '{}'", BinaryOpSymbol(x->op), BinaryOpSymbol(y->op)));
-        return ExprEq(x->lhs, y->lhs) && ExprEq(x->rhs, y->rhs) && TypeEq(a->type, b->type);
-      }
-      case NodeKind::kUnaryExpr: {
-        auto *x = static_cast<const UnaryExpr*>(a), *y = static_cast<const UnaryExpr*>(b);
-        if (x->op != y->op) return Fail("unary operator differs");
-        return ExprEq(x->operand, y->operand) &&
-               (TypeEq(a->type, b->type) || Fail("unary result type differs"));
-      }
-      case NodeKind::kCall: {
-        auto *x = static_cast<const Call*>(a), *y = static_cast<const Call*>(b);
-        if (x->op != y->op)
-          return Fail(fmt::format("call of '{}' vs '{}'", x->op ? x->op->name : x->callee,
-                                  y->op ? y->op->name : y->callee));
-        if (!x->op && x->callee != y->callee)
-          return Fail(fmt::format("call of 'self.{}' vs 'self.{}'", x->callee, y->callee));
-        std::string name = x->op ? x->op->name : "self." + x->callee;
-        if (!Exprs(x->args, y->args, (name + " argument").c_str())) return false;
-        if (!Attrs(x->kwargs, y->kwargs, name + " kwarg")) return false;
-        if (!Attrs(x->attrs, y->attrs, name + " attr")) return false;
-        return TypeEq(a->type, b->type) || Fail(name + ": result type differs");
-      }
-      case NodeKind::kMakeTuple:
-        return Exprs(static_cast<const MakeTuple*>(a)->elements,
-                     static_cast<const MakeTuple*>(b)->elements, "tuple element");
-      case NodeKind::kTupleGetItem: {
-        auto *x = static_cast<const TupleGetItem*>(a), *y = static_cast<const TupleGetItem*>(b);
-        if (x->index != y->index)
-          return Fail(fmt::format("tuple index {} vs {}", x->index, y->index));
-        return ExprEq(x->tuple, y->tuple);
-      }
-      default:
-        return Fail("unexpected expression kind");
-    }
+    if (const Var* v = AsVarLike(a)) return VarUse(v, static_cast<const Var*>(b));
+    if (a->kind == NodeKind::kCall)
+      return CallEq(static_cast<const Call*>(a), static_cast<const Call*>(b));
+    return DispatchExpr(a, [&](const auto* x) { return FieldsEq(x, b); });
+  }
+
+  // Op identity (pointer) or callee name first; the messages name the call.
+  bool CallEq(const Call* x, const Call* y) {
+    if (x->op != y->op)
+      return Fail(fmt::format("call of '{}' vs '{}'", x->op ? x->op->name : x->callee,
+                              y->op ? y->op->name : y->callee));
+    if (!x->op && x->callee != y->callee)
+      return Fail(fmt::format("call of 'self.{}' vs 'self.{}'", x->callee, y->callee));
+    std::string name = x->op ? x->op->name : "self." + x->callee;
+    if (!Exprs(x->args, y->args, (name + " argument").c_str())) return false;
+    if (!Attrs(x->kwargs, y->kwargs, name + " kwarg")) return false;
+    if (!Attrs(x->attrs, y->attrs, name + " attr")) return false;
+    return TypeEq(x->type, y->type) || Fail(name + ": result type differs");
+  }
+
+  // Every other expression and statement: its fields in declared order.
+  template <class N>
+  bool FieldsEq(const N* x, const Node* b) {
+    EqWalk<Equal, N> w{*this, x, static_cast<const N*>(b)};
+    EachField(x, w);
+    return w.ok;
   }
 
   bool AttrEq(const Attr& a, const Attr& b, const std::string& what) {
@@ -251,14 +402,20 @@ class Equal {
     }
   }
 
-  bool IterArgs(const std::vector<const IterArg*>& a, const std::vector<const IterArg*>& b) {
+  bool Inits(const std::vector<const IterArg*>& a, const std::vector<const IterArg*>& b) {
     if (a.size() != b.size())
       return Fail(fmt::format("iter_args count {} vs {}", a.size(), b.size()));
     for (size_t i = 0; i < a.size(); ++i)
       if (!ExprEq(a[i]->init, b[i]->init)) return false;
-    for (size_t i = 0; i < a.size(); ++i)
-      if (!Def(a[i], b[i])) return false;
     return true;
+  }
+
+  // An assignment binds its target, or re-assigns (non-SSA) the paired var.
+  bool AssignDef(const Var* a, const Var* b) {
+    auto it = a2b_.find(a);
+    if (it != a2b_.end()) return it->second == b || Fail("assignment target differs");
+    if (b2a_.count(b)) return Fail("assignment target differs");
+    return Def(a, b);
   }
 
   bool StmtEq(const Stmt* a, const Stmt* b) {
@@ -266,98 +423,7 @@ class Equal {
     if (a->kind != b->kind)
       return Fail(
           fmt::format("statement kind {} vs {}", NodeKindName(a->kind), NodeKindName(b->kind)));
-    switch (a->kind) {
-      case NodeKind::kAssignStmt: {
-        auto *x = static_cast<const AssignStmt*>(a), *y = static_cast<const AssignStmt*>(b);
-        if (!ExprEq(x->value, y->value)) return false;
-        // Re-assignment of an already bound var (non-SSA) must hit the paired var.
-        auto it = a2b_.find(x->var);
-        if (it != a2b_.end()) return it->second == y->var || Fail("assignment target differs");
-        if (b2a_.count(y->var)) return Fail("assignment target differs");
-        return Def(x->var, y->var);
-      }
-      case NodeKind::kEvalStmt:
-        return ExprEq(static_cast<const EvalStmt*>(a)->expr, static_cast<const EvalStmt*>(b)->expr);
-      case NodeKind::kReturnStmt:
-        return Exprs(static_cast<const ReturnStmt*>(a)->values,
-                     static_cast<const ReturnStmt*>(b)->values, "return value");
-      case NodeKind::kYieldStmt:
-        return Exprs(static_cast<const YieldStmt*>(a)->values,
-                     static_cast<const YieldStmt*>(b)->values, "yield value");
-      case NodeKind::kIfStmt: {
-        auto *x = static_cast<const IfStmt*>(a), *y = static_cast<const IfStmt*>(b);
-        return ExprEq(x->cond, y->cond) && StmtEq(x->then_body, y->then_body) &&
-               StmtEq(x->else_body, y->else_body) &&
-               Defs(x->return_vars, y->return_vars, "if return var");
-      }
-      case NodeKind::kForStmt: {
-        auto *x = static_cast<const ForStmt*>(a), *y = static_cast<const ForStmt*>(b);
-        if (x->for_kind != y->for_kind) return Fail("loop kind differs");
-        return ExprEq(x->start, y->start) && ExprEq(x->stop, y->stop) && ExprEq(x->step, y->step) &&
-               Attrs(x->attrs, y->attrs, "loop attr") && Def(x->loop_var, y->loop_var) &&
-               IterArgs(x->iter_args, y->iter_args) && StmtEq(x->body, y->body) &&
-               Defs(x->return_vars, y->return_vars, "for return var");
-      }
-      case NodeKind::kWhileStmt: {
-        auto *x = static_cast<const WhileStmt*>(a), *y = static_cast<const WhileStmt*>(b);
-        return IterArgs(x->iter_args, y->iter_args) && ExprEq(x->cond, y->cond) &&
-               StmtEq(x->body, y->body) && Defs(x->return_vars, y->return_vars, "while return var");
-      }
-      case NodeKind::kSeqStmt: {
-        auto *x = static_cast<const SeqStmt*>(a), *y = static_cast<const SeqStmt*>(b);
-        if (x->stmts.size() != y->stmts.size())
-          return Fail(fmt::format("statement count {} vs {}", x->stmts.size(), y->stmts.size()));
-        for (size_t i = 0; i < x->stmts.size(); ++i)
-          if (!StmtEq(x->stmts[i], y->stmts[i])) return false;
-        return true;
-      }
-      case NodeKind::kBreakStmt:
-      case NodeKind::kContinueStmt:
-        return true;
-      default:
-        return ScopeEq(static_cast<const ScopeStmt*>(a), static_cast<const ScopeStmt*>(b));
-    }
-  }
-
-  bool ScopeEq(const ScopeStmt* a, const ScopeStmt* b) {
-    switch (a->kind) {
-      case NodeKind::kInCoreScopeStmt:
-        if (static_cast<const InCoreScopeStmt*>(a)->split !=
-            static_cast<const InCoreScopeStmt*>(b)->split)
-          return Fail("InCore scope split differs");
-        break;
-      case NodeKind::kHierarchyScopeStmt: {
-        auto *x = static_cast<const HierarchyScopeStmt*>(a),
-             *y = static_cast<const HierarchyScopeStmt*>(b);
-        if (x->level != y->level || x->role != y->role) return Fail("scope level/role differs");
-        break;
-      }
-      case NodeKind::kSpmdScopeStmt: {
-        auto *x = static_cast<const SpmdScopeStmt*>(a), *y = static_cast<const SpmdScopeStmt*>(b);
-        if (x->sync_start != y->sync_start) return Fail("spmd sync_start differs");
-        if (!ExprEq(x->core_num, y->core_num)) return false;
-        break;
-      }
-      case NodeKind::kSplitAivScopeStmt: {
-        auto *x = static_cast<const SplitAivScopeStmt*>(a),
-             *y = static_cast<const SplitAivScopeStmt*>(b);
-        if (x->count != y->count || x->mode != y->mode) return Fail("split_aiv count/mode differs");
-        if (!Def(x->var, y->var)) return false;
-        break;
-      }
-      case NodeKind::kCommDomainScopeStmt: {
-        auto *x = static_cast<const CommDomainScopeStmt*>(a),
-             *y = static_cast<const CommDomainScopeStmt*>(b);
-        if (x->name != y->name || x->devices != y->devices || x->slots != y->slots)
-          return Fail("comm_domain name/devices/slots differ");
-        break;
-      }
-      case NodeKind::kManualScopeStmt:
-        break;
-      default:
-        return Fail("unexpected statement kind");
-    }
-    return Attrs(a->attrs, b->attrs, "scope attr") && StmtEq(a->body, b->body);
+    return DispatchStmt(a, [&](const auto* x) { return FieldsEq(x, b); });
   }
 
   bool FunctionEq(const Function& a, const Function& b) {
@@ -436,47 +502,40 @@ class Hasher {
   void ExprH(const Expr* e) {
     if (!e) return Mix(0);
     Mix(static_cast<uint64_t>(e->kind) + 1);
-    switch (e->kind) {
-      case NodeKind::kVar:
-      case NodeKind::kIterArg:
-        return VarUse(static_cast<const Var*>(e));
-      case NodeKind::kConstInt:
-        Mix(static_cast<uint64_t>(static_cast<const ConstInt*>(e)->value));
-        return TypeH(e->type);
-      case NodeKind::kConstFloat:
-        Dbl(static_cast<const ConstFloat*>(e)->value);
-        return TypeH(e->type);
-      case NodeKind::kConstBool:
-        return Mix(static_cast<const ConstBool*>(e)->value);
-      case NodeKind::kBinaryExpr: {
-        auto* x = static_cast<const BinaryExpr*>(e);
-        Mix(static_cast<uint64_t>(x->op));
-        ExprH(x->lhs);
-        ExprH(x->rhs);
-        return TypeH(e->type);
-      }
-      case NodeKind::kUnaryExpr: {
-        auto* x = static_cast<const UnaryExpr*>(e);
-        Mix(static_cast<uint64_t>(x->op));
-        ExprH(x->operand);
-        return TypeH(e->type);
-      }
-      case NodeKind::kCall: {
-        auto* x = static_cast<const Call*>(e);
-        Str(x->op ? std::string_view(x->op->name) : std::string_view(x->callee));
-        Mix(x->op != nullptr);
-        Exprs(x->args);
-        Attrs(x->kwargs);
-        Attrs(x->attrs);
-        return TypeH(e->type);
-      }
-      case NodeKind::kMakeTuple:
-        return Exprs(static_cast<const MakeTuple*>(e)->elements);
-      case NodeKind::kTupleGetItem:
-        Mix(static_cast<uint64_t>(static_cast<const TupleGetItem*>(e)->index));
-        return ExprH(static_cast<const TupleGetItem*>(e)->tuple);
-      default:
-        return;
+    if (const Var* v = AsVarLike(e)) return VarUse(v);
+    if (e->kind == NodeKind::kCall) return CallH(static_cast<const Call*>(e));
+    DispatchExpr(e, [&](const auto* x) { FieldsH(x); });
+  }
+
+  void CallH(const Call* x) {
+    Str(x->op ? std::string_view(x->op->name) : std::string_view(x->callee));
+    Mix(x->op != nullptr);
+    Exprs(x->args);
+    Attrs(x->kwargs);
+    Attrs(x->attrs);
+    TypeH(x->type);
+  }
+
+  template <class N>
+  void FieldsH(const N* x) {
+    HashWalk<Hasher, N> w{*this, x};
+    EachField(x, w);
+  }
+
+  // Plain field values (VAL): enums and integers by value, optionals with a
+  // presence bit, strings and vectors element by element.
+  template <class T>
+  void Value(const T& v) {
+    if constexpr (std::is_same_v<T, double>) {
+      Dbl(v);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      Str(v);
+    } else if constexpr (IsOptional<T>::value) {
+      Mix(v ? static_cast<uint64_t>(*v) + 1 : 0);
+    } else if constexpr (IsVector<T>::value) {
+      for (const auto& x : v) Value(x);
+    } else {
+      Mix(static_cast<uint64_t>(v));
     }
   }
 
@@ -575,101 +634,12 @@ class Hasher {
   void StmtH(const Stmt* s) {
     if (!s) return Mix(0);
     Mix(static_cast<uint64_t>(s->kind) + 200);
-    switch (s->kind) {
-      case NodeKind::kAssignStmt: {
-        auto* x = static_cast<const AssignStmt*>(s);
-        ExprH(x->value);
-        if (ids_.count(x->var)) return VarUse(x->var);
-        return Def(x->var);
-      }
-      case NodeKind::kEvalStmt:
-        return ExprH(static_cast<const EvalStmt*>(s)->expr);
-      case NodeKind::kReturnStmt:
-        return Exprs(static_cast<const ReturnStmt*>(s)->values);
-      case NodeKind::kYieldStmt:
-        return Exprs(static_cast<const YieldStmt*>(s)->values);
-      case NodeKind::kIfStmt: {
-        auto* x = static_cast<const IfStmt*>(s);
-        ExprH(x->cond);
-        StmtH(x->then_body);
-        StmtH(x->else_body);
-        Mix(x->return_vars.size());
-        for (const Var* v : x->return_vars) Def(v);
-        return;
-      }
-      case NodeKind::kForStmt: {
-        auto* x = static_cast<const ForStmt*>(s);
-        Mix(static_cast<uint64_t>(x->for_kind));
-        ExprH(x->start);
-        ExprH(x->stop);
-        ExprH(x->step);
-        Attrs(x->attrs);
-        Def(x->loop_var);
-        IterArgs(x->iter_args);
-        StmtH(x->body);
-        Mix(x->return_vars.size());
-        for (const Var* v : x->return_vars) Def(v);
-        return;
-      }
-      case NodeKind::kWhileStmt: {
-        auto* x = static_cast<const WhileStmt*>(s);
-        IterArgs(x->iter_args);
-        ExprH(x->cond);
-        StmtH(x->body);
-        Mix(x->return_vars.size());
-        for (const Var* v : x->return_vars) Def(v);
-        return;
-      }
-      case NodeKind::kSeqStmt:
-        Mix(static_cast<const SeqStmt*>(s)->stmts.size());
-        for (const Stmt* x : static_cast<const SeqStmt*>(s)->stmts) StmtH(x);
-        return;
-      case NodeKind::kBreakStmt:
-      case NodeKind::kContinueStmt:
-        return;
-      case NodeKind::kInCoreScopeStmt:
-        Mix(static_cast<uint64_t>(static_cast<const InCoreScopeStmt*>(s)->split));
-        break;
-      case NodeKind::kHierarchyScopeStmt: {
-        auto* x = static_cast<const HierarchyScopeStmt*>(s);
-        Mix(static_cast<uint64_t>(x->level));
-        Mix(x->role ? static_cast<uint64_t>(*x->role) + 1 : 0);
-        break;
-      }
-      case NodeKind::kSpmdScopeStmt: {
-        auto* x = static_cast<const SpmdScopeStmt*>(s);
-        Mix(x->sync_start);
-        ExprH(x->core_num);
-        break;
-      }
-      case NodeKind::kSplitAivScopeStmt: {
-        auto* x = static_cast<const SplitAivScopeStmt*>(s);
-        Mix(static_cast<uint64_t>(x->count));
-        Mix(static_cast<uint64_t>(x->mode));
-        Def(x->var);
-        break;
-      }
-      case NodeKind::kCommDomainScopeStmt: {
-        auto* x = static_cast<const CommDomainScopeStmt*>(s);
-        Str(x->name);
-        for (int64_t d : x->devices) Mix(static_cast<uint64_t>(d));
-        for (const std::string& sl : x->slots) Str(sl);
-        break;
-      }
-      case NodeKind::kManualScopeStmt:
-        break;
-      default:
-        return;
-    }
-    const auto* sc = static_cast<const ScopeStmt*>(s);
-    Attrs(sc->attrs);
-    StmtH(sc->body);
+    DispatchStmt(s, [&](const auto* x) { FieldsH(x); });
   }
 
-  void IterArgs(const std::vector<const IterArg*>& v) {
-    Mix(v.size());
-    for (const IterArg* ia : v) ExprH(ia->init);
-    for (const IterArg* ia : v) Def(ia);
+  void AssignDef(const Var* v) {
+    if (ids_.count(v)) return VarUse(v);
+    Def(v);
   }
 
   void FunctionH(const Function& f) {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "pypto/ir/casting.h"
+#include "pypto/ir/node_walk.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/program.h"
 
@@ -95,23 +96,8 @@ bool CheckCommDomainsMaterialized(const Program& prog, std::string* why) {
         }
         return;
       }
-      switch (s->kind) {
-        case NodeKind::kSeqStmt:
-          for (const Stmt* x : Cast<SeqStmt>(s)->stmts) visit(x);
-          return;
-        case NodeKind::kIfStmt:
-          visit(Cast<IfStmt>(s)->then_body);
-          visit(Cast<IfStmt>(s)->else_body);
-          return;
-        case NodeKind::kForStmt:
-          return visit(Cast<ForStmt>(s)->body);
-        case NodeKind::kWhileStmt:
-          return visit(Cast<WhileStmt>(s)->body);
-        default:
-          break;
-      }
       if (auto* d = As<CommDomainScopeStmt>(s)) scopes.push_back(d);
-      if (auto* sc = As<ScopeStmt>(s)) visit(sc->body);
+      ForEachChildStmt(s, visit);
       if (As<CommDomainScopeStmt>(s)) scopes.pop_back();
     };
     visit(f->body);

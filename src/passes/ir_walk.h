@@ -23,7 +23,7 @@ void ForEachExprInType(const ir::Type* t, const std::function<void(const ir::Exp
 
 // Every expression directly owned by statement `s` (not by nested statements):
 // assignment values, conditions, loop bounds, iter-arg inits, yields, returns,
-// scope expressions.
+// scope expressions, Exprs inside the statement's attrs (nested lists too).
 void ForEachOwnExpr(const ir::Stmt* s, const std::function<void(const ir::Expr*)>& f);
 
 // Every Var bound by statement `s` itself (assign LHS, loop var, iter args,

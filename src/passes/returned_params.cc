@@ -2,6 +2,7 @@
 #include "returned_params.h"
 
 #include "pass_util.h"
+#include "pypto/ir/node_walk.h"
 
 namespace pypto::passes {
 
@@ -104,9 +105,6 @@ class OriginWalk {
   void Walk(const Stmt* s) {
     if (!s) return;
     switch (s->kind) {
-      case NodeKind::kSeqStmt:
-        for (const Stmt* x : Cast<SeqStmt>(s)->stmts) Walk(x);
-        return;
       case NodeKind::kAssignStmt: {
         auto* a = Cast<AssignStmt>(s);
         if (Isa<TupleType>(a->var->type))
@@ -151,8 +149,8 @@ class OriginWalk {
         Walk(w->body);
         return;
       }
-      default:
-        if (auto* sc = As<ScopeStmt>(s)) Walk(sc->body);
+      default:  // sequences and scopes: their statements in order
+        ForEachChildStmt(s, [&](const Stmt* c) { Walk(c); });
         return;
     }
   }

@@ -57,9 +57,10 @@ class IRMutator {
     return it == subst_.end() ? nullptr : it->second;
   }
 
-  // ---- per-kind hooks (defaults rebuild on child change) ----
-#define PYPTO_EXPR(N) virtual const Expr* Mutate_##N(const N* e);
-#define PYPTO_STMT(N) virtual const Stmt* Mutate_##N(const N* s);
+  // ---- per-kind hooks (defaults rebuild on child change: generated from the
+  // field lists of node_kinds.def, except the kinds with a Rebuild overload) ----
+#define PYPTO_EXPR(N, ...) virtual const Expr* Mutate_##N(const N* e);
+#define PYPTO_STMT(N, ...) virtual const Stmt* Mutate_##N(const N* s);
 #include "pypto/ir/node_kinds.def"
 
   // Rebuilds an Attr whose (nested) Expr payload changed; `changed` is set then.
@@ -78,6 +79,20 @@ class IRMutator {
   // Rebuilds an op call (re-deducing its type); PYPTO_CHECKs on deducer failure.
   const Call* RebuildOpCall(const Call* c, std::vector<const Expr*> args, AttrList kwargs,
                             AttrList attrs);
+
+  // Default of every Mutate_ hook: a field-driven rebuild (mutator.cc), or one
+  // of the overloads for the kinds whose rebuild is more than their fields
+  // (substitution, type re-deduction, SeqStmt deletion/splicing).
+  template <class N>
+  const N* Rebuild(const N* x);
+  template <class N>
+  struct RebuildWalk;
+  const Expr* Rebuild(const Var* e);
+  const Expr* Rebuild(const IterArg* e);
+  const Expr* Rebuild(const Call* c);
+  const Expr* Rebuild(const MakeTuple* e);
+  const Expr* Rebuild(const TupleGetItem* e);
+  const Stmt* Rebuild(const SeqStmt* s);
 
   Context& ctx_;
   std::unordered_map<const Var*, const Expr*> subst_;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "pypto/ir/function.h"
+#include "pypto/ir/node_fields.h"
 #include "pypto/ir/program.h"
 #include "pypto/ir/stmt.h"
 
@@ -39,7 +40,7 @@ class IRVisitor {
   virtual void VisitExpr(const Expr* e) {
     if (!e) return;
     switch (e->kind) {
-#define PYPTO_EXPR(N)                    \
+#define PYPTO_EXPR(N, ...)               \
   case NodeKind::k##N:                   \
     Visit_##N(static_cast<const N*>(e)); \
     break;
@@ -51,7 +52,7 @@ class IRVisitor {
   virtual void VisitStmt(const Stmt* s) {
     if (!s) return;
     switch (s->kind) {
-#define PYPTO_STMT(N)                    \
+#define PYPTO_STMT(N, ...)               \
   case NodeKind::k##N:                   \
     Visit_##N(static_cast<const N*>(s)); \
     break;
@@ -78,92 +79,25 @@ class IRVisitor {
     if (visit_types_) VisitType(v->type);
   }
 
-  // ---- expressions (uses) ----
-  virtual void Visit_Var(const Var*) {}
-  virtual void Visit_IterArg(const IterArg*) {}
-  virtual void Visit_ConstInt(const ConstInt*) {}
-  virtual void Visit_ConstFloat(const ConstFloat*) {}
-  virtual void Visit_ConstBool(const ConstBool*) {}
-  virtual void Visit_BinaryExpr(const BinaryExpr* e) {
-    VisitExpr(e->lhs);
-    VisitExpr(e->rhs);
-  }
-  virtual void Visit_UnaryExpr(const UnaryExpr* e) { VisitExpr(e->operand); }
-  virtual void Visit_Call(const Call* c) {
-    for (const Expr* a : c->args) VisitExpr(a);
-    for (const NamedAttr& a : c->kwargs) VisitAttr(a.value);
-    for (const NamedAttr& a : c->attrs) VisitAttr(a.value);
-    if (visit_types_) VisitType(c->type);
-  }
-  virtual void Visit_MakeTuple(const MakeTuple* e) {
-    for (const Expr* x : e->elements) VisitExpr(x);
-  }
-  virtual void Visit_TupleGetItem(const TupleGetItem* e) { VisitExpr(e->tuple); }
-
   // Expressions stored inside kwarg/attr values (Attr::Kind::kExpr, also in lists).
   virtual void VisitAttr(const Attr& a) {
     if (a.kind == Attr::Kind::kExpr) VisitExpr(a.expr);
     for (const Attr& x : a.list) VisitAttr(x);
   }
 
-  // ---- statements ----
-  virtual void Visit_AssignStmt(const AssignStmt* s) {
-    VisitExpr(s->value);
-    VisitVarDef(s->var);
-  }
-  virtual void Visit_EvalStmt(const EvalStmt* s) { VisitExpr(s->expr); }
-  virtual void Visit_ReturnStmt(const ReturnStmt* s) {
-    for (const Expr* v : s->values) VisitExpr(v);
-  }
-  virtual void Visit_YieldStmt(const YieldStmt* s) {
-    for (const Expr* v : s->values) VisitExpr(v);
-  }
-  virtual void Visit_IfStmt(const IfStmt* s) {
-    VisitExpr(s->cond);
-    VisitStmt(s->then_body);
-    VisitStmt(s->else_body);
-    for (const Var* v : s->return_vars) VisitVarDef(v);
-  }
-  virtual void Visit_ForStmt(const ForStmt* s) {
-    VisitExpr(s->start);
-    VisitExpr(s->stop);
-    VisitExpr(s->step);
-    for (const IterArg* ia : s->iter_args) VisitExpr(ia->init);
-    for (const NamedAttr& a : s->attrs) VisitAttr(a.value);
-    VisitVarDef(s->loop_var);
-    for (const IterArg* ia : s->iter_args) VisitVarDef(ia);
-    VisitStmt(s->body);
-    for (const Var* v : s->return_vars) VisitVarDef(v);
-  }
-  virtual void Visit_WhileStmt(const WhileStmt* s) {
-    for (const IterArg* ia : s->iter_args) VisitExpr(ia->init);
-    for (const IterArg* ia : s->iter_args) VisitVarDef(ia);
-    VisitExpr(s->cond);
-    VisitStmt(s->body);
-    for (const Var* v : s->return_vars) VisitVarDef(v);
-  }
-  virtual void Visit_SeqStmt(const SeqStmt* s) {
-    for (const Stmt* x : s->stmts) VisitStmt(x);
-  }
-  virtual void Visit_BreakStmt(const BreakStmt*) {}
-  virtual void Visit_ContinueStmt(const ContinueStmt*) {}
-  virtual void Visit_InCoreScopeStmt(const InCoreScopeStmt* s) { VisitScope(s); }
-  virtual void Visit_HierarchyScopeStmt(const HierarchyScopeStmt* s) { VisitScope(s); }
-  virtual void Visit_SpmdScopeStmt(const SpmdScopeStmt* s) {
-    VisitExpr(s->core_num);
-    VisitScope(s);
-  }
-  virtual void Visit_SplitAivScopeStmt(const SplitAivScopeStmt* s) {
-    VisitVarDef(s->var);
-    VisitScope(s);
-  }
-  virtual void Visit_CommDomainScopeStmt(const CommDomainScopeStmt* s) { VisitScope(s); }
-  virtual void Visit_ManualScopeStmt(const ManualScopeStmt* s) { VisitScope(s); }
-  // Shared tail of every scope: its attrs, then its body.
-  virtual void VisitScope(const ScopeStmt* s) {
-    for (const NamedAttr& a : s->attrs) VisitAttr(a.value);
-    VisitStmt(s->body);
-  }
+  // ---- expressions (uses) and statements: defaults generated from the field
+  // lists of node_kinds.def (VisitChildren, below) ----
+#define PYPTO_EXPR(N, ...) \
+  virtual void Visit_##N(const N* e) { VisitChildren(e); }
+#define PYPTO_STMT(N, ...) \
+  virtual void Visit_##N(const N* s) { VisitChildren(s); }
+#include "pypto/ir/node_kinds.def"
+
+  // Visits the children of `x` in its declared field order: operands and attr
+  // Exprs through VisitExpr / VisitAttr, bodies through VisitStmt, binding
+  // sites through VisitVarDef, a Call's result type when types are visited.
+  template <class N>
+  void VisitChildren(const N* x);
 
   // ---- types (reached only through VisitType) ----
   virtual void Visit_UnknownType(const UnknownType*) {}
@@ -193,5 +127,71 @@ class IRVisitor {
  protected:
   bool visit_types_ = false;
 };
+
+// The visitor's reading of each field kind (see node_fields.h).
+template <class N>
+struct VisitorWalk {
+  IRVisitor& v;
+  const N* x;
+  bool types;
+  template <class M, class C>
+  void Val(M C::*, const char*) {}
+  template <class M, class C>
+  void OwnType(M C::*) {}
+  template <class M, class C>
+  void ResultType(M C::*m) {
+    if (types) v.VisitType(x->*m);
+  }
+  template <class M, class C>
+  void Use(M C::*m) {
+    v.VisitExpr(x->*m);
+  }
+  template <class M, class C>
+  void Uses(M C::*m, const char*) {
+    for (const Expr* e : x->*m) v.VisitExpr(e);
+  }
+  template <class M, class C>
+  void Attrs(M C::*m, const char*) {
+    for (const NamedAttr& a : x->*m) v.VisitAttr(a.value);
+  }
+  template <class M, class C>
+  void Def(M C::*m) {
+    v.VisitVarDef(x->*m);
+  }
+  template <class M, class C>
+  void AssignDef(M C::*m) {
+    v.VisitVarDef(x->*m);
+  }
+  template <class M, class C>
+  void Defs(M C::*m, const char*) {
+    for (const Var* d : x->*m) v.VisitVarDef(d);
+  }
+  template <class M, class C>
+  void Inits(M C::*m) {
+    for (const IterArg* ia : x->*m) v.VisitExpr(ia->init);
+  }
+  template <class M, class C>
+  void IterDefs(M C::*m) {
+    for (const IterArg* ia : x->*m) v.VisitVarDef(ia);
+  }
+  template <class M, class C>
+  void OptBody(M C::*m) {
+    v.VisitStmt(x->*m);
+  }
+  template <class M, class C>
+  void Body(M C::*m) {
+    v.VisitStmt(x->*m);
+  }
+  template <class M, class C>
+  void Stmts(M C::*m, const char*) {
+    for (const Stmt* s : x->*m) v.VisitStmt(s);
+  }
+};
+
+template <class N>
+void IRVisitor::VisitChildren(const N* x) {
+  VisitorWalk<N> w{*this, x, visit_types_};
+  EachField(x, w);
+}
 
 }  // namespace pypto::ir

@@ -2,7 +2,7 @@
 // once (src/ops/distributed/collective_traits.cc): returned operand, argument
 // effects and the in-place rule agree; mode="ring" picks the ring builtin; the
 // reduction combiner table (pypto/ops/reduce_combiner.h).
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 #include "pypto/ir/context.h"
 #include "pypto/ops/ops.h"

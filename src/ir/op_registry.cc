@@ -55,6 +55,8 @@ void OpRegistry::Link() {
     if (OpDef* s = twin(*def, def->scalar_twin, "scalar twin")) s->binary_twin = def->handle;
     if (OpDef* t = twin(*def, def->tile_twin, "tile twin")) t->tensor_twin = def->handle;
     if (OpDef* b = twin(*def, def->builtin_twin, "builtin twin")) b->collective_twin = def->handle;
+    if (OpDef* b = twin(*def, def->builtin_variant, "builtin variant"))
+      b->collective_twin = def->handle;
   }
 }
 

@@ -9,9 +9,11 @@
 // [NR, 1]), a `dtype` kwarg equal to the data's element type (the kernel
 // template is instantiated per dtype), and window-bound operands everywhere the
 // HOST dispatch passes a window (all_to_all_v's input and send_counts too).
-// Effects mirror the pld.tensor.* forms.
+// Returned operand, effects and the in-place rule are the pld.tensor.* forms'
+// (distributed/collective_traits.h).
 #include <fmt/format.h>
 
+#include "distributed/collective_traits.h"
 #include "distributed/dist_common.h"
 #include "pypto/ir/context.h"
 #include "register_op.h"
@@ -46,18 +48,10 @@ static const Type* DeduceBuiltinAllreduce(DeduceContext& dc, bool ring) {
     if (!CheckRingSignal(dc, 1, sig, false, true)) return nullptr;
   } else {
     int64_t core_num = IntKw(dc, "core_num", 1);
-    if (core_num <= 0)
-      return dc.KwargError("core_num",
-                           fmt::format("is {}; core_num must be a positive integer", core_num));
+    if (!CheckCoreNumPositive(dc, core_num)) return nullptr;
     if (!CheckMeshSignal(dc, 1, sig, core_num)) return nullptr;
   }
-  return dc.args[0]->type;
-}
-
-static const Type* DeduceBuiltinBarrier(DeduceContext& dc) {
-  const DistributedTensorType* sig = ExpectSignal(dc, 0);
-  if (!sig || !ExpectNrSignalShape(dc, 0, sig, true)) return nullptr;
-  return dc.args[0]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceBuiltinBroadcast(DeduceContext& dc) {
@@ -69,7 +63,7 @@ static const Type* DeduceBuiltinBroadcast(DeduceContext& dc) {
   auto nr = StaticInt(sig->shape[0]);
   if (root < 0 || (nr && root >= *nr))
     return dc.KwargError("root", fmt::format("is {}; the root rank must lie in [0, NR)", root));
-  return dc.args[0]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceBuiltinReduceScatter(DeduceContext& dc) {
@@ -80,7 +74,7 @@ static const Type* DeduceBuiltinReduceScatter(DeduceContext& dc) {
     return nullptr;
   // Any pld.ReduceOp (Sum, Max, Min, Prod), as upstream.
   if (!EnumKw(dc, "op", EnumKind::kReduceOp, 0)) return nullptr;
-  return dc.args[0]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceBuiltinGatherLike(DeduceContext& dc) {
@@ -88,16 +82,13 @@ static const Type* DeduceBuiltinGatherLike(DeduceContext& dc) {
   const DistributedTensorType* target = ExpectDist(dc, 1);
   const DistributedTensorType* sig = ExpectSignal(dc, 2);
   // An in-place allgather (pre-staged [NR, SIZE] window) passes target twice.
-  bool in_place = dc.op.Is(ops::kBuiltinAllgather) && dc.args[0] == dc.args[1];
+  bool in_place = dc.op.InPlace(dc.args);
   if (!input || !target || !sig || !ExpectRank(dc, 1, target, 2, "[NR, SIZE]") ||
       !ExpectNrSignalShape(dc, 2, sig, true) || (!in_place && !ExpectDistinct(dc, 0, 1)) ||
       !CheckDtypeKwarg(dc, 1, target))
     return nullptr;
-  if (input->dtype != target->dtype)
-    return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
-                                DTypeStr(target->dtype)));
-  return dc.args[1]->type;
+  if (!CheckSameDtype(dc, 0, input, target)) return nullptr;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceBuiltinAllToAllV(DeduceContext& dc) {
@@ -117,17 +108,20 @@ static const Type* DeduceBuiltinAllToAllV(DeduceContext& dc) {
       !CheckCountsShape(dc, 3, send, true) || !CheckCountsShape(dc, 4, recv, false) ||
       !CheckDtypeKwarg(dc, 1, target))
     return nullptr;
-  if (input->dtype != target->dtype)
-    return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
-                                DTypeStr(target->dtype)));
-  return dc.args[1]->type;
+  if (!CheckSameDtype(dc, 0, input, target)) return nullptr;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 void RegisterBuiltinOps(OpRegistry& r) {
-  ops::RegisterOp(r, ops::kBuiltinAllreduce)
+  // Returned operand, effects and in-place rule: those of the collective each
+  // builtin dispatches (dist::DeclareCollectiveTraits).
+  auto reg = [&](OpHandle h, OpHandle collective) {
+    OpBuilder b = ops::RegisterOp(r, h);
+    DeclareCollectiveTraits(b, collective);
+    return b;
+  };
+  reg(ops::kBuiltinAllreduce, ops::kPldAllreduce)
       .Family(OpFamily::kBuiltinCollective)
-      .ReturnsArg(0)
       .Doc("Host chip-dispatch of a mesh pld.tensor.allreduce (core_num AIV blocks per rank).")
       .Category("DistributedOp")
       .Arg("src", "window-bound FP16/FP32 DistributedTensor (InOut)")
@@ -136,13 +130,10 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .RequiredKwarg("dtype", KwargType::kDType, "element type (must match src)")
       .Kwarg("core_num", KwargType::kInt, "AIV blocks per rank", Attr::Int(1))
       .Deduce([](DeduceContext& dc) { return DeduceBuiltinAllreduce(dc, false); })
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  ops::RegisterOp(r, ops::kBuiltinAllreduceRing)
+  reg(ops::kBuiltinAllreduceRing, ops::kPldAllreduce)
       .Family(OpFamily::kBuiltinCollective)
-      .ReturnsArg(0)
       .Doc(
           "Host chip-dispatch of a ring pld.tensor.allreduce (TPUT push reduce-scatter + "
           "allgather).")
@@ -152,23 +143,18 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
       .RequiredKwarg("dtype", KwargType::kDType, "element type (must match src)")
       .Deduce([](DeduceContext& dc) { return DeduceBuiltinAllreduce(dc, true); })
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  ops::RegisterOp(r, ops::kBuiltinBarrier)
+  reg(ops::kBuiltinBarrier, ops::kPldBarrier)
       .Family(OpFamily::kBuiltinCollective)
-      .ReturnsArg(0)
       .Doc("Host chip-dispatch of pld.tensor.barrier.")
       .Category("DistributedOp")
       .Arg("signal", "INT32 [NR] / [NR, 1]")
-      .Deduce(DeduceBuiltinBarrier)
-      .Effect(0, ArgEffect::kReadWrite)
+      .Deduce(DeduceSignalBarrier)
       .InternalOnly();
 
-  ops::RegisterOp(r, ops::kBuiltinBroadcast)
+  reg(ops::kBuiltinBroadcast, ops::kPldBroadcast)
       .Family(OpFamily::kBuiltinCollective)
-      .ReturnsArg(0)
       .Doc("Host chip-dispatch of pld.tensor.broadcast.")
       .Category("DistributedOp")
       .Arg("target", "window-bound DistributedTensor (InOut)")
@@ -176,13 +162,10 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .RequiredKwarg("root", KwargType::kInt, "source rank")
       .RequiredKwarg("dtype", KwargType::kDType, "element type (must match target)")
       .Deduce(DeduceBuiltinBroadcast)
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
-  ops::RegisterOp(r, ops::kBuiltinReduceScatter)
+  reg(ops::kBuiltinReduceScatter, ops::kPldReduceScatter)
       .Family(OpFamily::kBuiltinCollective)
-      .ReturnsArg(0)
       .Doc("Host chip-dispatch of pld.tensor.reduce_scatter.")
       .Category("DistributedOp")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (InOut)")
@@ -190,14 +173,11 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
       .RequiredKwarg("dtype", KwargType::kDType, "element type (must match target)")
       .Deduce(DeduceBuiltinReduceScatter)
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite)
       .InternalOnly();
 
   for (OpHandle h : {ops::kBuiltinAllgather, ops::kBuiltinAllToAll}) {
-    ops::RegisterOp(r, h)
+    reg(h, h == ops::kBuiltinAllgather ? ops::kPldAllgather : ops::kPldAllToAll)
         .Family(OpFamily::kBuiltinCollective)
-        .ReturnsArg(1)
         .Doc(fmt::format("Host chip-dispatch of {}.", h == ops::kBuiltinAllgather
                                                           ? "pld.tensor.allgather"
                                                           : "pld.tensor.all_to_all"))
@@ -207,14 +187,11 @@ void RegisterBuiltinOps(OpRegistry& r) {
         .Arg("signal", "INT32 [NR] / [NR, 1]")
         .RequiredKwarg("dtype", KwargType::kDType, "element type (must match target)")
         .Deduce(DeduceBuiltinGatherLike)
-        .Effect(1, ArgEffect::kWrite)
-        .Effect(2, ArgEffect::kReadWrite)
         .InternalOnly();
   }
 
-  ops::RegisterOp(r, ops::kBuiltinAllToAllV)
+  reg(ops::kBuiltinAllToAllV, ops::kPldAllToAllV)
       .Family(OpFamily::kBuiltinCollective)
-      .ReturnsArg(1)
       .Doc(
           "Host chip-dispatch of pld.tensor.all_to_all_v (in-kernel TPUT, MAX_RECV derived "
           "from the runtime rank count).")
@@ -226,9 +203,6 @@ void RegisterBuiltinOps(OpRegistry& r) {
       .Arg("recv_counts", "window-bound INT32 [NR, 1]")
       .RequiredKwarg("dtype", KwargType::kDType, "element type (must match target)")
       .Deduce(DeduceBuiltinAllToAllV)
-      .Effect(1, ArgEffect::kWrite)
-      .Effect(2, ArgEffect::kReadWrite)
-      .Effect(4, ArgEffect::kWrite)
       .InternalOnly();
 }
 

@@ -381,6 +381,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .Arg("source", "pl.Tensor or pld.DistributedTensor of the target's rank and dtype")
       .Arg("offset", "region start, one per target dim")
       .Effect(0, ArgEffect::kWrite)
+      .TileTwin(ops::kTileStore)  // tile.store(source_tile, offset, target) in kernels
       .Deduce(DeduceAssemble);
 
   ops::RegisterOp(r, ops::kTensorCast)
@@ -389,6 +390,7 @@ void RegisterTensorOps(OpRegistry& r) {
       .Arg("input", "pl.Tensor or pld.DistributedTensor")
       .RequiredKwarg("target_type", KwargType::kDType, "result element dtype")
       .NoArgWrites()
+      .TileTwin(ops::kTileCast)
       .Deduce(DeduceCast);
 
   ops::RegisterOp(r, ops::kTensorSlice)

@@ -31,6 +31,7 @@
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 #include "tile_conversion.h"
 
@@ -61,19 +62,20 @@ class KernelConverter : public IRMutator {
     if (!c || !NeedsTileConversion(*c)) return IRMutator::Mutate_AssignStmt(s);
     b_.SetSpan(s->span);
     std::vector<const Stmt*> pre;
-    std::string_view n = c->OpName();
-    if (n == "tensor.assemble") {
+    if (c->Is(ops::kTensorAssemble)) {
       const Call* st = Assemble(c, pre, s->span);
       if (!st) return s;
       pre.push_back(ctx_.Make<AssignStmt>(MutateVarDef(s->var), st, s->span));
       return util::Seq(ctx_, std::move(pre), s->span);
     }
-    if (n.substr(0, 7) == "tensor.") {
-      std::string tile_op = "tile." + std::string(n.substr(7));
+    if (!IsCommConversion(*c)) {  // element-wise: the op's tile twin
+      OpHandle tile_op = c->op->tile_twin;
       std::vector<const Expr*> args;
       for (size_t i = 0; i < c->args.size(); ++i) {
         if (i > 0 && Isa<ScalarType>(c->args[i]->type)) {  // tensor ⊕ scalar
-          if (i == 1 && c->args.size() == 2 && IsArith(n.substr(7))) tile_op += "s";
+          if (OpHandle st = ops::Get(tile_op).scalar_twin;
+              i == 1 && c->args.size() == 2 && st.valid())
+            tile_op = st;
           args.push_back(MutateExpr(c->args[i]));
           continue;
         }
@@ -102,8 +104,8 @@ class KernelConverter : public IRMutator {
 
   const Stmt* Mutate_EvalStmt(const EvalStmt* s) override {
     auto* c = As<Call>(s->expr);
-    bool assemble = c && c->IsOp("tensor.assemble");
-    if (!c || !NeedsTileConversion(*c) || (!assemble && c->OpName().substr(0, 7) == "tensor."))
+    bool assemble = c && c->Is(ops::kTensorAssemble);
+    if (!c || !NeedsTileConversion(*c) || (!assemble && !IsCommConversion(*c)))
       return IRMutator::Mutate_EvalStmt(s);
     b_.SetSpan(s->span);
     std::vector<const Stmt*> pre;
@@ -130,7 +132,8 @@ class KernelConverter : public IRMutator {
       const Var* out = ctx_.NewVar(var->name_hint + "_out", tt, s->span);
       new_outs.push_back({out, tt});
       b_.SetSpan(s->span);
-      const Call* st = b_.TryOp("tile.store", {it->second, Zeros(tt->rank()), out}, {}, {}, diag_);
+      const Call* st =
+          b_.TryOp(ops::kTileStore, {it->second, Zeros(tt->rank()), out}, {}, {}, diag_);
       if (!st) return s;
       const Var* res = ctx_.NewVar(var->name_hint, st->type, s->span);
       pre.push_back(ctx_.Make<AssignStmt>(res, st, s->span));
@@ -158,7 +161,7 @@ class KernelConverter : public IRMutator {
                       std::vector<const Stmt*>& out) {
     b_.SetSpan(span);
     const Call* ld =
-        b_.TryOp("tile.load", {t, Zeros(tt->rank()), b_.Tuple(tt->shape)},
+        b_.TryOp(ops::kTileLoad, {t, Zeros(tt->rank()), b_.Tuple(tt->shape)},
                  {{"target_memory", Attr::Int(static_cast<int>(MemorySpace::kVec))}}, {}, diag_);
     if (!ld) return nullptr;
     const Var* v = ctx_.NewVar(name, ld->type, span);
@@ -187,8 +190,9 @@ class KernelConverter : public IRMutator {
     return LoadTile(m, tt, (v ? v->name_hint : std::string("tmp")) + "_tile", span, pre);
   }
 
-  static bool IsArith(std::string_view base) {
-    return base == "add" || base == "sub" || base == "mul" || base == "div";
+  // pld.tensor.put / get / remote_store: their tile twins take staging tiles.
+  static bool IsCommConversion(const Call& c) {
+    return c.Is(ops::kPldTensorPut) || c.Is(ops::kPldTensorGet) || c.Is(ops::kPldTensorRemoteStore);
   }
 
   // A nested tensor-valued call (`out[0:N, 0:W] = x[0:N, 0:W]`, `pl.mul(x[i:i + 1, :],
@@ -208,15 +212,16 @@ class KernelConverter : public IRMutator {
   const Call* Assemble(const Call* c, std::vector<const Stmt*>& pre, Span span) {
     const Expr* src = TileOf(NameNested(c->args[1], "assemble_src", pre, span), pre, span);
     if (!src) {
-      diag_.Error(c->args[1]->span.IsKnown() ? c->args[1]->span : span,
-                  "convert-tensor-to-tile-ops: tensor.assemble: the source is not a tensor");
+      diag_.Error(
+          c->args[1]->span.IsKnown() ? c->args[1]->span : span,
+          fmt::format("convert-tensor-to-tile-ops: {}: the source is not a tensor", c->OpName()));
       return nullptr;
     }
     // A nested view target (`pl.assemble(y[0:4, :], src, [0, 0])`) is named too.
     const Expr* target = NameNested(c->args[0], "assemble_dst", pre, span);
     b_.SetSpan(span);
-    return b_.TryOp("tile.store", {src, MutateExpr(c->args[2]), MutateExpr(target)}, {}, c->attrs,
-                    diag_);
+    return b_.TryOp(c->op->tile_twin, {src, MutateExpr(c->args[2]), MutateExpr(target)}, {},
+                    c->attrs, diag_);
   }
 
   // rows/cols of the staging tile for a transfer of `extent`.
@@ -247,10 +252,9 @@ class KernelConverter : public IRMutator {
   }
 
   const Call* RewriteComm(const Call* c, std::vector<const Stmt*>& pre, Span span) {
-    std::string_view n = c->OpName();
     bool ch = false;
     std::vector<const Expr*> args = MutateExprs(c->args, &ch);
-    if (n == "pld.tensor.remote_store") {
+    if (c->Is(ops::kPldTensorRemoteStore)) {
       // A converted value or a tile passes through; a GM source is bridged by
       // a load right before the store (not hoisted: the tensor may change).
       const Expr* src = nullptr;
@@ -266,9 +270,9 @@ class KernelConverter : public IRMutator {
       args[0] = src;
       AttrList kw;
       if (const Attr* a = FindAttr(c->kwargs, "atomic")) kw.push_back({"atomic", *a});
-      return b_.TryOp("pld.tile.remote_store", args, kw, c->attrs, diag_);
+      return b_.TryOp(c->op->tile_twin, args, kw, c->attrs, diag_);
     }
-    bool is_put = n == "pld.tensor.put";
+    bool is_put = c->Is(ops::kPldTensorPut);
     // Transfer extent: the region shape when given, else the window side's shape.
     std::vector<const Expr*> extent;
     if (args.size() >= 6) {
@@ -284,7 +288,7 @@ class KernelConverter : public IRMutator {
     bool pipeline = pl && pl->b;
     std::string base = is_put ? "tput_stage" : "tget_stage";
     auto make_stage = [&](const std::string& name) -> const Var* {
-      const Call* cr = b_.TryOp("tile.create", {b_.Tuple({rows, cols})},
+      const Call* cr = b_.TryOp(ops::kTileCreate, {b_.Tuple({rows, cols})},
                                 {{"dtype", Attr::DType(dt->dtype)},
                                  {"target_memory", Attr::Int(static_cast<int>(MemorySpace::kVec))}},
                                 {}, diag_);
@@ -309,7 +313,7 @@ class KernelConverter : public IRMutator {
     AttrList kw;
     if (is_put)
       if (const Attr* a = FindAttr(c->kwargs, "atomic")) kw.push_back({"atomic", *a});
-    return b_.TryOp(is_put ? "pld.tile.put" : "pld.tile.get", nargs, kw, c->attrs, diag_);
+    return b_.TryOp(c->op->tile_twin, nargs, kw, c->attrs, diag_);
   }
 
   const Function& f_;
@@ -380,7 +384,7 @@ class CallSiteUpdater : public IRMutator {
     std::vector<const Expr*> args = MutateExprs(c->args, &ch);
     b_.SetSpan(span);
     for (const NewOut& o : it->second) {
-      const Call* cr = b_.Op("tensor.create", {b_.Tuple(o.type->shape)},
+      const Call* cr = b_.Op(ops::kTensorCreate, {b_.Tuple(o.type->shape)},
                              {{"dtype", Attr::DType(o.type->dtype)}});
       const Var* v = ctx_.NewVar(o.param->name_hint, cr->type, span);
       pre.push_back(ctx_.Make<AssignStmt>(v, cr, span));

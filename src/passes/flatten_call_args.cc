@@ -61,9 +61,7 @@ bool NeedsHoist(const Expr* e) {
 
 std::string ShortOpName(const Call* c) {
   if (!c->op) return c->callee;
-  std::string_view n = c->op->name;
-  size_t dot = n.rfind('.');
-  return std::string(dot == std::string_view::npos ? n : n.substr(dot + 1));
+  return std::string(c->op->ShortName());
 }
 
 class CallArgFlattener : public IRMutator {

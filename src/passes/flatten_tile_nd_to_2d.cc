@@ -21,6 +21,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/structural_equal.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -70,16 +71,15 @@ class Flattener : public IRMutator {
     std::vector<const Expr*> args = MutateExprs(c->args, &ch);
     AttrList kw = MutateAttrs(c->kwargs, &ch);
     AttrList at = MutateAttrs(c->attrs, &ch);
-    std::string_view n = c->OpName();
     auto* orig_tile = As<TileType>(c->type);
     bool nd_result = orig_tile && orig_tile->rank() > 2;
     b_.SetSpan(c->span.IsKnown() ? c->span : cur_span_);
-    if (n == "tile.create" && nd_result) {
+    if (c->Is(ops::kTileCreate) && nd_result) {
       return Try(c, {b_.Tuple(Merge(orig_tile->shape))}, kw, at);
     }
-    if ((n == "tile.load" || n == "pld.tile.remote_load") && nd_result)
+    if ((c->Is(ops::kTileLoad) || c->Is(ops::kPldTileRemoteLoad)) && nd_result)
       return FlattenLoad(c, args, kw, at);
-    if (n == "tile.store" && args.size() == 3) {
+    if (c->Is(ops::kTileStore) && args.size() == 3) {
       auto* old_t = As<TileType>(c->args[0]->type);
       auto* new_t = As<TileType>(args[0]->type);
       if (old_t && new_t && old_t->rank() != new_t->rank()) {
@@ -87,7 +87,7 @@ class Flattener : public IRMutator {
         return Try(c, args, kw, at);
       }
     }
-    if ((n == "tile.read" || n == "tile.write") && args.size() >= 2) {
+    if ((c->Is(ops::kTileRead) || c->Is(ops::kTileWrite)) && args.size() >= 2) {
       auto* old_t = As<TileType>(c->args[0]->type);
       auto* idx = As<MakeTuple>(args[1]);
       if (old_t && old_t->rank() > 2 && idx && idx->elements.size() == old_t->rank()) {

@@ -4,12 +4,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <optional>
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/node_walk.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/program.h"
+#include "pypto/ops/ops.h"
 
 namespace pypto::passes::host {
 
@@ -21,41 +24,48 @@ bool IsHostOrch(const Function& f) {
 }
 
 namespace {
-using D = ArgDirection;
-const std::vector<CollectiveInfo>& Table() {
-  static const std::vector<CollectiveInfo> t = {
-      {"pld.tensor.allreduce", "builtin.tensor.allreduce", 0, 0, {D::kInOut, D::kInOut}},
-      {"pld.tensor.barrier", "builtin.tensor.barrier", 0, -1, {D::kInOut}},
-      {"pld.tensor.broadcast", "builtin.tensor.broadcast", 0, 0, {D::kInOut, D::kInOut}},
-      {"pld.tensor.reduce_scatter", "builtin.tensor.reduce_scatter", 0, 0, {D::kInOut, D::kInOut}},
-      {"pld.tensor.allgather", "builtin.tensor.allgather", 1, 1, {D::kInput, D::kInOut, D::kInOut}},
-      {"pld.tensor.all_to_all",
-       "builtin.tensor.all_to_all",
-       1,
-       1,
-       {D::kInput, D::kInOut, D::kInOut}},
-      {"pld.tensor.all_to_all_v",
-       "builtin.tensor.all_to_all_v",
-       1,
-       1,
-       {D::kInput, D::kInOut, D::kInOut, D::kInput, D::kInOut}},
-  };
+// The direction the HOST dispatch passes an argument with, from the builtin's
+// declared effect. A window the builtin writes (Write or ReadWrite) is InOut on
+// dispatch: the kernel writes only its rows / slice of a persistent window
+// buffer, so the runtime must keep (and hand in) the rest of it; a read-only
+// operand is Input.
+ArgDirection DispatchDirection(ArgEffect e) {
+  return e == ArgEffect::kRead ? ArgDirection::kInput : ArgDirection::kInOut;
+}
+
+CollectiveInfo InfoOf(const OpDef& op) {
+  CollectiveInfo i;
+  i.op = &op;
+  i.result_arg = op.returned_arg;
+  // The data window is the returned one, unless that is the signal (barrier
+  // has no data window).
+  i.data_arg = op.returned_arg == op.ArgIndex("signal") ? -1 : op.returned_arg;
+  const OpDef& builtin = ops::Get(op.builtin_twin);
+  for (size_t a = 0; a < builtin.args.size(); ++a)
+    i.dirs.push_back(DispatchDirection(builtin.EffectOf(static_cast<int>(a), {})));
+  return i;
+}
+
+// One entry per registered pld.tensor.* collective, indexed by handle id.
+const std::array<std::optional<CollectiveInfo>, ops::kOpCount>& Table() {
+  static const auto t = [] {
+    std::array<std::optional<CollectiveInfo>, ops::kOpCount> out;
+    for (const OpDef* d : ops::Registry().All())
+      if (d->family == OpFamily::kCollective && d->builtin_twin.valid())
+        out[d->handle.id] = InfoOf(*d);
+    return out;
+  }();
   return t;
 }
 }  // namespace
 
 const CollectiveInfo* CollectiveOf(const Call* c) {
-  if (!c || !c->op) return nullptr;
-  for (const CollectiveInfo& i : Table())
-    if (c->op->name == i.op) return &i;
-  return nullptr;
+  if (!c || !c->op || c->op->handle.id >= ops::kOpCount) return nullptr;
+  const auto& i = Table()[c->op->handle.id];
+  return i ? &*i : nullptr;
 }
 
-std::string_view BuiltinName(const CollectiveInfo& info, const Call& c) {
-  if (info.op == "pld.tensor.allreduce" && StrKwarg(c, "mode", "mesh") == "ring")
-    return "builtin.tensor.allreduce_ring";
-  return info.builtin;
-}
+const OpDef& BuiltinOf(const Call& c) { return ops::Get(c.op->BuiltinFor(c.kwargs)); }
 
 std::string_view ArgName(const Call& c, size_t idx) {
   if (c.op && idx < c.op->args.size()) return c.op->args[idx].name;
@@ -82,7 +92,7 @@ bool CheckCommDomainsMaterialized(const Program& prog, std::string* why) {
       if (auto* a = As<AssignStmt>(s)) {
         auto* c = As<Call>(a->value);
         const Attr* n =
-            c && c->IsOp("pld.tensor.alloc_window_buffer") ? FindAttr(c->kwargs, "name") : nullptr;
+            c && c->Is(ops::kPldAllocWindowBuffer) ? FindAttr(c->kwargs, "name") : nullptr;
         if (n && n->kind == Attr::Kind::kString &&
             std::none_of(scopes.begin(), scopes.end(), [&](const CommDomainScopeStmt* d) {
               return std::find(d->slots.begin(), d->slots.end(), n->s) != d->slots.end();

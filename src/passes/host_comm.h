@@ -1,9 +1,9 @@
 // Private helpers of the three host-rail passes (synthesize-allreduce-signals,
 // materialize-comm-domain-scopes, lower-host-tensor-collectives): which
-// functions are host orchestrators, and one table describing every
-// pld.tensor.* collective as the host rail sees it — which argument is the
-// window returned as the result, which arguments are window operands, the
-// builtin it lowers to and the per-argument dispatch directions.
+// functions are host orchestrators, and how the host rail sees every
+// pld.tensor.* collective — which argument is the window returned as the
+// result, which is the data window, the builtin it lowers to and the
+// per-argument dispatch directions — all derived from the op registrations.
 #pragma once
 
 #include <string>
@@ -13,6 +13,7 @@
 #include "pypto/ir/enums.h"
 #include "pypto/ir/expr.h"
 #include "pypto/ir/function.h"
+#include "pypto/ir/op_registry.h"
 
 namespace pypto::passes::host {
 
@@ -21,19 +22,19 @@ namespace pypto::passes::host {
 // Orchestration function placed at level HOST.
 bool IsHostOrch(const ir::Function& f);
 
-// One host-rail collective.
+// One host-rail collective, derived from its registration (OpFamily::kCollective).
 struct CollectiveInfo {
-  std::string_view op;                 // "pld.tensor.allreduce"
-  std::string_view builtin;            // "builtin.tensor.allreduce" (ring: see BuiltinName)
-  int result_arg;                      // the window returned as the result (window-as-result)
-  int data_arg;                        // the data window whose domain the others inherit (-1: none)
-  std::vector<ir::ArgDirection> dirs;  // dispatch direction per argument
+  const ir::OpDef* op = nullptr;       // the pld.tensor.* collective
+  int result_arg = -1;                 // the window returned as the result (OpDef::returned_arg)
+  int data_arg = -1;                   // the data window whose domain the others inherit (-1: none)
+  std::vector<ir::ArgDirection> dirs;  // dispatch direction per argument (see host_comm.cc)
 };
 
-// The table entry of a pld.tensor.* collective call, or nullptr.
+// The host-rail view of a pld.tensor.* collective call, or nullptr.
 const CollectiveInfo* CollectiveOf(const ir::Call* c);
-// builtin.tensor.allreduce_ring for mode="ring", else info.builtin.
-std::string_view BuiltinName(const CollectiveInfo& info, const ir::Call& c);
+// The builtin the call dispatches to (OpDef::BuiltinFor: mode="ring" picks
+// builtin.tensor.allreduce_ring).
+const ir::OpDef& BuiltinOf(const ir::Call& c);
 
 // The positional-argument name of `c` at `idx` ("target", "signal", ...).
 std::string_view ArgName(const ir::Call& c, size_t idx);

@@ -12,6 +12,7 @@
 #include "ir_walk.h"
 #include "pass_util.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -46,7 +47,7 @@ class MemoryInferrer : public IRMutator {
     auto* c = As<Call>(v);
     auto* tt = As<TileType>(v->type);
     if (c && tt && !tt->memory_space &&
-        (c->IsOp("tile.load") || c->IsOp("tile.create") || c->IsOp("pld.tile.remote_load"))) {
+        (c->Is(ops::kTileLoad) || c->Is(ops::kTileCreate) || c->Is(ops::kPldTileRemoteLoad))) {
       auto it = req_.find(s->var);
       MemorySpace m = it == req_.end() ? MemorySpace::kVec : it->second;
       AttrList kw;

@@ -18,6 +18,7 @@
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -34,33 +35,30 @@ const Call* CallOf(const Stmt* s) {
 
 enum class Need { kNone, kPublish, kRemote, kOpaque, kWait };
 
-// What `c` needs and, for publishing writes, the written DistributedTensor.
+// What `c` needs and, for publishing writes, the written DistributedTensor:
+// the argument the op's registration declares written (OpDef::EffectOf).
 Need Classify(const Call& c, const Expr** dst) {
-  std::string_view n = c.OpName();
   if (!c.op) return Need::kOpaque;
-  int idx = -1;
-  if (n == "tile.store")
-    idx = 2;
-  else if (n == "tensor.write" || n == "tensor.assemble" || n == "pld.tile.get" ||
-           n == "pld.tensor.get")
-    idx = 0;
-  if (idx >= 0) {
-    if (static_cast<size_t>(idx) < c.args.size() && Isa<DistributedTensorType>(c.args[idx]->type)) {
-      *dst = c.args[idx];
+  if (c.Is(ops::kTileStore) || c.Is(ops::kTensorWrite) || c.Is(ops::kTensorAssemble) ||
+      c.Is(ops::kPldTileGet) || c.Is(ops::kPldTensorGet)) {
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      if (c.op->EffectOf(static_cast<int>(i), c.kwargs) == ArgEffect::kRead) continue;
+      if (!Isa<DistributedTensorType>(c.args[i]->type)) return Need::kNone;
+      *dst = c.args[i];
       return Need::kPublish;
     }
     return Need::kNone;
   }
-  if (n == "pld.tile.remote_store" || n == "pld.tensor.remote_store" || n == "pld.tile.put" ||
-      n == "pld.tensor.put")
+  if (c.Is(ops::kPldTileRemoteStore) || c.Is(ops::kPldTensorRemoteStore) ||
+      c.Is(ops::kPldTilePut) || c.Is(ops::kPldTensorPut))
     return Need::kRemote;
-  if (n == "pld.system.wait") return Need::kWait;
+  if (c.Is(ops::kPldWait)) return Need::kWait;
   return Need::kNone;
 }
 
-bool IsOp(const Stmt* s, std::string_view name) {
+bool IsOp(const Stmt* s, OpHandle op) {
   const Call* c = CallOf(s);
-  return c && c->IsOp(name);
+  return c && c->Is(op);
 }
 
 class FenceInserter : public IRMutator {
@@ -118,26 +116,26 @@ class FenceInserter : public IRMutator {
     switch (need) {
       case Need::kPublish:
       case Need::kOpaque: {
-        if (IsOp(at(0), "system.cacheinvalid") && IsOp(at(1), "system.fence")) return r;
+        if (IsOp(at(0), ops::kSystemCacheinvalid) && IsOp(at(1), ops::kSystemFence)) return r;
         if (need == Need::kPublish) {
           const TensorType* tt = util::TensorTypeOf(dst);
           std::vector<const Expr*> zeros(tt->rank(), nullptr);
           for (auto& z : zeros) z = ctx_.Int(0);
           out.push_back(
-              Eval(b_.Op("system.cacheinvalid", {dst, b_.Tuple(tt->shape), b_.Tuple(zeros)})));
+              Eval(b_.Op(ops::kSystemCacheinvalid, {dst, b_.Tuple(tt->shape), b_.Tuple(zeros)})));
         } else {
-          out.push_back(Eval(b_.Op("system.cacheinvalid", {})));
+          out.push_back(Eval(b_.Op(ops::kSystemCacheinvalid, {})));
         }
-        out.push_back(Eval(b_.Op("system.fence", {})));
+        out.push_back(Eval(b_.Op(ops::kSystemFence, {})));
         break;
       }
       case Need::kRemote:
-        if (IsOp(at(0), "system.fence")) return r;
-        out.push_back(Eval(b_.Op("system.fence", {})));
+        if (IsOp(at(0), ops::kSystemFence)) return r;
+        out.push_back(Eval(b_.Op(ops::kSystemFence, {})));
         break;
       case Need::kWait:
-        if (IsOp(at(0), "system.cacheinvalid")) return r;
-        out.push_back(Eval(b_.Op("system.cacheinvalid", {})));
+        if (IsOp(at(0), ops::kSystemCacheinvalid)) return r;
+        out.push_back(Eval(b_.Op(ops::kSystemCacheinvalid, {})));
         break;
       case Need::kNone:
         break;

@@ -40,6 +40,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ops/affinity.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -185,11 +186,21 @@ class Halver : public IRMutator {
       kwargs.push_back({"target_memory",
                         Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(*ot->memory_space))});
     const Call* r =
-        b_.TryOp(c.OpName(), std::move(args), std::move(kwargs), std::move(attrs), scratch);
+        b_.TryOp(c.op->handle, std::move(args), std::move(kwargs), std::move(attrs), scratch);
     if (!r)
       Unsupported(span, fmt::format("{} on halved tiles (it does not type-check at half size)",
                                     c.OpName()));
     return r;
+  }
+
+  // Ops addressing tensor regions, which the split does not halve: the tensor
+  // ops but tensor.read, and the distributed ops other than the rank / comm
+  // context queries (pld.tile.*, pld.tensor.*).
+  static bool AddressesTensorRegions(const OpDef& d) {
+    if (d.category == "TensorOp") return !d.Is(ops::kTensorRead);
+    return d.category == "DistributedOp" && d.family != OpFamily::kBuiltinCollective &&
+           !d.Is(ops::kPldWorldSize) && !d.Is(ops::kPldGetCommCtx) && !d.Is(ops::kPldRank) &&
+           !d.Is(ops::kPldNranks);
   }
 
   // The rewritten value, or nullptr after an error.
@@ -204,27 +215,26 @@ class Halver : public IRMutator {
     if (c->op->no_duplicate && ClassifyCallAffinity(c) == CoreAffinity::kShared &&
         !FindAttr(attrs, "core_placement"))
       attrs.push_back({"core_placement", Attr::Str("aiv")});
-    if (op.substr(0, 9) == "pld.tile." || op.substr(0, 11) == "pld.tensor." ||
-        (op.substr(0, 7) == "tensor." && op != "tensor.read"))
+    if (AddressesTensorRegions(*c->op))
       return Unsupported(span, fmt::format("{} (its tensor regions are not halved)", op)), nullptr;
-    if (op == "tile.set_validshape" || op == "tile.read" || op == "tile.write")
+    if (c->Is(ops::kTileSetValidshape) || c->Is(ops::kTileRead) || c->Is(ops::kTileWrite))
       return Unsupported(span, fmt::format("{} (its extents / indices are not localised)", op)),
              nullptr;
-    if (op == "tile.load") {
+    if (c->Is(ops::kTileLoad)) {
       const TileType* rt = TileOf(c);
       auto* shape = As<MakeTuple>(c->args[2]);
       if (!rt || !shape || shape->elements.size() != 2 || rt->rank() != 2)
         return Unsupported(span, "tile.load of a tensor that is not 2-D"), nullptr;
       if (c->args.size() > 3 && !SameExprs(As<MakeTuple>(c->args[3]), shape))
         return Unsupported(span, "tile.load with a partial valid_shape"), nullptr;
-      auto half = Half(shape->elements[dim_], span, "tile.load");
+      auto half = Half(shape->elements[dim_], span, c->op->name);
       if (!half) return nullptr;
       std::vector<const Expr*> args = {MutateExpr(c->args[0]), Localise(c->args[1], *half),
                                        HalveTuple(shape, *half)};
       if (c->args.size() > 3) args.push_back(HalveTuple(shape, *half));
       return Build(*c, std::move(args), attrs, span);
     }
-    if (op == "tile.store") {
+    if (c->Is(ops::kTileStore)) {
       const TileType* tt = TileOf(c->args[0]);
       auto* offs = As<MakeTuple>(c->args[1]);
       if (!tt || !offs || offs->elements.size() != 2)
@@ -242,11 +252,11 @@ class Halver : public IRMutator {
       }
       return Build(*c, std::move(args), attrs, span);
     }
-    if (op == "tile.create") {
+    if (c->Is(ops::kTileCreate)) {
       auto* shape = As<MakeTuple>(c->args[0]);
       if (!shape || shape->elements.size() != 2)
         return Unsupported(span, "tile.create of a non-2-D tile"), nullptr;
-      auto half = Half(shape->elements[dim_], span, "tile.create");
+      auto half = Half(shape->elements[dim_], span, c->op->name);
       if (!half) return nullptr;
       return Build(*c, {HalveTuple(shape, *half)}, attrs, span);
     }
@@ -370,7 +380,7 @@ class RegionLowerer : public IRMutator {
       }
     }
     std::vector<const Stmt*> out;
-    out.push_back(ctx_.Make<AssignStmt>(lane, b.Op("tile.get_subblock_idx", {}), s->span));
+    out.push_back(ctx_.Make<AssignStmt>(lane, b.Op(ops::kTileGetSubblockIdx, {}), s->span));
     for (const Stmt* x : util::StmtList(body)) out.push_back(x);
     return util::Seq(ctx_, std::move(out), s->span);
   }

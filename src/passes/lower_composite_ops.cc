@@ -63,6 +63,8 @@
 #include "pypto/ir/comm.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ops/ops.h"
+#include "pypto/ops/reduce_combiner.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -109,10 +111,10 @@ class CompositeLowerer : public util::LoopDepthMutator {
     Comm c;
     c.sig = sig;
     c.sig_rank = util::TensorTypeOf(sig)->rank();
-    c.ctx = b_.Assign("comm_ctx", b_.Op("pld.system.get_comm_ctx", {target}));
-    const Var* nr = b_.Assign("nranks", b_.Op("pld.system.nranks", {c.ctx}));
+    c.ctx = b_.Assign("comm_ctx", b_.Op(ops::kPldGetCommCtx, {target}));
+    const Var* nr = b_.Assign("nranks", b_.Op(ops::kPldNranks, {c.ctx}));
     c.nranks_idx = b_.Assign("nranks_idx", b_.Cast(nr, DataType::kIndex));
-    const Var* me = b_.Assign("my_rank", b_.Op("pld.system.rank", {c.ctx}));
+    const Var* me = b_.Assign("my_rank", b_.Op(ops::kPldRank, {c.ctx}));
     c.me = b_.Assign("my_rank_idx", b_.Cast(me, DataType::kIndex));
     return c;
   }
@@ -133,7 +135,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   }
 
   void Notify(const Comm& c, const Expr* peer, const Expr* cell, const Expr* value) {
-    b_.Eval(b_.Op("pld.system.notify", {c.sig, peer, cell, value},
+    b_.Eval(b_.Op(ops::kPldNotify, {c.sig, peer, cell, value},
                   EnumKw("op", EnumKind::kNotifyOp, static_cast<int>(NotifyOp::kAtomicAdd))));
   }
 
@@ -143,7 +145,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
       Notify(c, peer, Cell(c, c.me), b_.Int(1, DataType::kInt32));
     });
     ForOthers(c, "src", [&](const Var* src) {
-      b_.Eval(b_.Op("pld.system.wait", {c.sig, Cell(c, src), g},
+      b_.Eval(b_.Op(ops::kPldWait, {c.sig, Cell(c, src), g},
                     EnumKw("cmp", EnumKind::kWaitCmp, static_cast<int>(WaitCmp::kGe))));
     });
   }
@@ -157,22 +159,21 @@ class CompositeLowerer : public util::LoopDepthMutator {
 
   // ---- dispatch ----
   const Stmt* Lower(const Call& call, const Var* result, Span span) {
-    std::string_view n = call.OpName();
-    if (!call.op || n.substr(0, 11) != "pld.tensor.") return nullptr;
+    if (!call.op || call.op->family != OpFamily::kCollective) return nullptr;
     b_.SetSpan(span);
     const Expr* value = nullptr;
     b_.Begin();
-    if (n == "pld.tensor.barrier") {
+    if (call.Is(ops::kPldBarrier)) {
       value = LowerBarrier(call);
-    } else if (n == "pld.tensor.allreduce") {
+    } else if (call.Is(ops::kPldAllreduce)) {
       value = LowerAllreduce(call, span);
-    } else if (n == "pld.tensor.broadcast") {
+    } else if (call.Is(ops::kPldBroadcast)) {
       value = LowerBroadcast(call, span);
-    } else if (n == "pld.tensor.reduce_scatter") {
+    } else if (call.Is(ops::kPldReduceScatter)) {
       value = LowerReduceScatter(call, span);
-    } else if (n == "pld.tensor.allgather" || n == "pld.tensor.all_to_all") {
-      value = LowerGatherLike(call, span, n == "pld.tensor.all_to_all");
-    } else if (n == "pld.tensor.all_to_all_v") {
+    } else if (call.Is(ops::kPldAllgather) || call.Is(ops::kPldAllToAll)) {
+      value = LowerGatherLike(call, span, call.Is(ops::kPldAllToAll));
+    } else if (call.Is(ops::kPldAllToAllV)) {
       value = LowerAllToAllV(call, span);
     }
     if (!value) {
@@ -185,13 +186,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
   }
 
   // The tile op that combines two partial results for the call's `op` kwarg.
-  static const char* ReduceTileOp(const Call& call) {
+  static OpHandle ReduceTileOp(const Call& call) {
     const Attr* opk = FindAttr(call.kwargs, "op");
-    auto rop = static_cast<ReduceOp>(opk ? opk->i : 0);
-    return rop == ReduceOp::kSum   ? "tile.add"
-           : rop == ReduceOp::kMax ? "tile.maximum"
-           : rop == ReduceOp::kMin ? "tile.minimum"
-                                   : "tile.mul";
+    return ops::TileCombinerOf(static_cast<ReduceOp>(opk ? opk->i : 0));
   }
 
   const Expr* LowerBarrier(const Call& call) {
@@ -206,15 +203,15 @@ class CompositeLowerer : public util::LoopDepthMutator {
     const Attr* mode = FindAttr(call.kwargs, "mode");
     if (mode && mode->s == "ring") return LowerRingAllreduce(call, span);
     if (mode && mode->s != "mesh") {
-      diag_.Warning(span, fmt::format("pld.tensor.allreduce: mode=\"{}\" is not lowered by "
+      diag_.Warning(span, fmt::format("{}: mode=\"{}\" is not lowered by "
                                       "lower-composite-ops yet; the call is kept",
-                                      mode->s));
+                                      call.op->name, mode->s));
       return nullptr;
     }
     if (call.args.size() < 2) {
-      diag_.Warning(span,
-                    "pld.tensor.allreduce: an InCore allreduce needs an explicit signal to "
-                    "be lowered; the call is kept");
+      diag_.Warning(span, call.op->name +
+                              ": an InCore allreduce needs an explicit signal to "
+                              "be lowered; the call is kept");
       return nullptr;
     }
     const Expr* target = call.args[0];
@@ -222,29 +219,29 @@ class CompositeLowerer : public util::LoopDepthMutator {
     const TensorType* tt = util::TensorTypeOf(target);
     const TensorType* st = util::TensorTypeOf(sig);
     if (st->rank() == 2 && StaticInt(st->shape[1]) != std::optional<int64_t>(1)) {
-      diag_.Warning(span,
-                    "pld.tensor.allreduce: only an [NR] / [NR, 1] mesh signal is lowered; "
-                    "the call is kept");
+      diag_.Warning(span, call.op->name +
+                              ": only an [NR] / [NR, 1] mesh signal is lowered; "
+                              "the call is kept");
       return nullptr;
     }
     int64_t total = 1;
     for (const Expr* d : tt->shape) {
       auto v = StaticInt(d);
       if (!v) {
-        diag_.Warning(span,
-                      "pld.tensor.allreduce: target with a dynamic shape is not lowered "
-                      "yet; the call is kept");
+        diag_.Warning(span, call.op->name +
+                                ": target with a dynamic shape is not lowered "
+                                "yet; the call is kept");
         return nullptr;
       }
       total *= *v;
     }
     if (tt->view && !tt->view->valid_shape.empty()) {
-      diag_.Warning(span,
-                    "pld.tensor.allreduce: a partially valid target is not lowered yet; "
-                    "the call is kept");
+      diag_.Warning(span, call.op->name +
+                              ": a partially valid target is not lowered yet; "
+                              "the call is kept");
       return nullptr;
     }
-    const char* reduce = ReduceTileOp(call);
+    OpHandle reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t chunk = kChunkBytes / elem;
     if (total * elem < kChunkBytes) chunk = (total * elem + 31) / 32 * 32 / elem;
@@ -253,7 +250,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
     Comm c = Setup(target, sig);
     const Expr* t2 = target;
     if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
-      t2 = b_.Assign("target_2d", b_.Op("tensor.view", {target, b_.IndexTuple({1, total})}));
+      t2 = b_.Assign("target_2d", b_.Op(ops::kTensorView, {target, b_.IndexTuple({1, total})}));
     Barrier(c, b_.Int(1, DataType::kInt32));
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
@@ -264,8 +261,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
           const Expr* off = b_.Tuple({b_.Int(0), col});
           const Expr* shape = b_.IndexTuple({1, chunk});
           const Expr* vshape = b_.Tuple({b_.Int(1), valid});
-          const Var* own = b_.Assign("own", b_.Op("tile.load", {t2, off, shape, vshape}, vec));
-          const Var* acc0 = b_.Assign("acc", b_.Op("tile.fillpad_inplace", {own}));
+          const Var* own = b_.Assign("own", b_.Op(ops::kTileLoad, {t2, off, shape, vshape}, vec));
+          const Var* acc0 = b_.Assign("acc", b_.Op(ops::kTileFillpadInplace, {own}));
           auto loop = b_.For(
               "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"acc_it", acc0}},
               [&](const Var* peer, const std::vector<const IterArg*>& it) {
@@ -273,9 +270,9 @@ class CompositeLowerer : public util::LoopDepthMutator {
                     b_.Ne(peer, c.me),
                     [&] {
                       const Var* recv = b_.Assign(
-                          "recv", b_.Op("pld.tile.remote_load", {t2, peer, off, shape, vshape}));
+                          "recv", b_.Op(ops::kPldTileRemoteLoad, {t2, peer, off, shape, vshape}));
                       const Var* recvp =
-                          b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
+                          b_.Assign("recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
                       const Var* sum = b_.Assign("acc_next", b_.Op(reduce, {it[0], recvp}));
                       b_.Yield({sum});
                     },
@@ -286,8 +283,8 @@ class CompositeLowerer : public util::LoopDepthMutator {
           // Every peer has read my chunk before it is overwritten.
           Barrier(c, b_.Cast(b_.Add(b_.FloorDiv(col, b_.Int(chunk)), b_.Int(2)), DataType::kInt32));
           const Var* res = b_.Assign(
-              "acc_valid", b_.Op("tile.set_validshape", {loop.results[0], b_.Int(1), valid}));
-          b_.Assign("stored", b_.Op("tile.store", {res, off, t2}));
+              "acc_valid", b_.Op(ops::kTileSetValidshape, {loop.results[0], b_.Int(1), valid}));
+          b_.Assign("stored", b_.Op(ops::kTileStore, {res, off, t2}));
         });
     Epilogue(c, 1 + nchunks);
     return target;
@@ -306,7 +303,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   const Expr* LowerRingAllreduce(const Call& call, Span span) {
     auto keep = [&](std::string why) -> const Expr* {
       diag_.Warning(span,
-                    fmt::format("pld.tensor.allreduce: mode=\"ring\" {}; the call is kept", why));
+                    fmt::format("{}: mode=\"ring\" {}; the call is kept", call.op->name, why));
       return nullptr;
     };
     if (call.args.size() < 2) return keep("needs an explicit [2*(NR-1), NR] signal");
@@ -328,7 +325,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
       total *= *v;
     }
     const int64_t NR = *nr;
-    const char* reduce = ReduceTileOp(call);
+    OpHandle reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     int64_t maxlen = (total + NR - 1) / NR;
     int64_t chunk = kChunkBytes / elem;
@@ -339,7 +336,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
     Comm c = Setup(target, sig);
     const Expr* t2 = target;
     if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
-      t2 = b_.Assign("target_2d", b_.Op("tensor.view", {target, b_.IndexTuple({1, total})}));
+      t2 = b_.Assign("target_2d", b_.Op(ops::kTensorView, {target, b_.IndexTuple({1, total})}));
     const Var* right = b_.Assign("right", b_.FloorMod(b_.Add(c.me, b_.Int(1)), b_.Int(NR)));
     const Var* stage = StageTile("ring_stage", 1, chunk, tt->dtype);
     AttrList vec =
@@ -351,7 +348,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
         Notify(c, peer, b_.Tuple({row, c.me}), b_.Int(1, DataType::kInt32));
       });
       ForOthers(c, "src", [&](const Var* src) {
-        b_.Eval(b_.Op("pld.system.wait", {sig, b_.Tuple({row, src}), g},
+        b_.Eval(b_.Op(ops::kPldWait, {sig, b_.Tuple({row, src}), g},
                       EnumKw("cmp", EnumKind::kWaitCmp, static_cast<int>(WaitCmp::kGe))));
       });
     };
@@ -389,7 +386,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
                     // Read before the ready barrier (clamped in bounds when inactive).
                     const Expr* off = b_.Min(b_off, b_.Int(total - 1));
                     own = b_.Assign(
-                        "own", b_.Op("tile.load",
+                        "own", b_.Op(ops::kTileLoad,
                                      {t2, b_.Tuple({b_.Int(0), off}), b_.IndexTuple({1, chunk}),
                                       b_.Tuple({b_.Int(1), b_.Max(b_valid, b_.Int(1))})},
                                      vec));
@@ -398,10 +395,10 @@ class CompositeLowerer : public util::LoopDepthMutator {
                               b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(1)), DataType::kInt32));
                   b_.If(b_.Gt(a_valid, b_.Int(0)), [&] {
                     const Var* sv = b_.Assign(
-                        "stage_v", b_.Op("tile.set_validshape", {stage, b_.Int(1), a_valid}));
+                        "stage_v", b_.Op(ops::kTileSetValidshape, {stage, b_.Int(1), a_valid}));
                     const Expr* region = b_.Tuple({b_.Int(0), a_off});
                     b_.Eval(
-                        b_.Op("pld.tile.put",
+                        b_.Op(ops::kPldTilePut,
                               {t2, right, t2, sv, region, region, b_.Tuple({b_.Int(1), a_valid})},
                               EnumKw("atomic", EnumKind::kAtomicType, 0)));
                   });
@@ -410,16 +407,17 @@ class CompositeLowerer : public util::LoopDepthMutator {
                   if (rs) {
                     b_.If(b_.Gt(b_valid, b_.Int(0)), [&] {
                       const Expr* off = b_.Tuple({b_.Int(0), b_off});
-                      const Var* recv = b_.Assign("recv", b_.Op("tile.load",
+                      const Var* recv = b_.Assign("recv", b_.Op(ops::kTileLoad,
                                                                 {t2, off, b_.IndexTuple({1, chunk}),
                                                                  b_.Tuple({b_.Int(1), b_valid})},
                                                                 vec));
-                      const Var* rp = b_.Assign("recv_pad", b_.Op("tile.fillpad_inplace", {recv}));
-                      const Var* op = b_.Assign("own_pad", b_.Op("tile.fillpad_inplace", {own}));
+                      const Var* rp =
+                          b_.Assign("recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
+                      const Var* op = b_.Assign("own_pad", b_.Op(ops::kTileFillpadInplace, {own}));
                       const Var* red = b_.Assign("red", b_.Op(reduce, {op, rp}));
                       const Var* rv = b_.Assign(
-                          "red_valid", b_.Op("tile.set_validshape", {red, b_.Int(1), b_valid}));
-                      b_.Assign("red_stored", b_.Op("tile.store", {rv, off, t2}));
+                          "red_valid", b_.Op(ops::kTileSetValidshape, {red, b_.Int(1), b_valid}));
+                      b_.Assign("red_stored", b_.Op(ops::kTileStore, {rv, off, t2}));
                     });
                   }
                 });
@@ -457,7 +455,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
     AttrList kw{
         {"dtype", Attr::DType(dt)},
         {"target_memory", Attr::Enum(EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec))}};
-    return b_.Assign(std::move(name), b_.Op("tile.create", {b_.IndexTuple({rows, cols})}, kw));
+    return b_.Assign(std::move(name), b_.Op(ops::kTileCreate, {b_.IndexTuple({rows, cols})}, kw));
   }
 
   // broadcast(target, sig, root=R): barrier 1 (the root's data is ready); every
@@ -467,7 +465,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   const Expr* LowerBroadcast(const Call& call, Span span) {
     const Expr* target = call.args[0];
     const Expr* sig = call.args[1];
-    auto dims = StaticShape(target, span, "pld.tensor.broadcast", "target");
+    auto dims = StaticShape(target, span, call.op->name, "target");
     if (!dims) return nullptr;
     int64_t rows = 1;
     for (size_t i = 0; i + 1 < dims->size(); ++i) rows *= (*dims)[i];
@@ -478,7 +476,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
     Barrier(c, b_.Int(1, DataType::kInt32));
     const Var* stage = StageTile("bc_stage", rows, cols, util::TensorTypeOf(target)->dtype);
     b_.If(b_.Ne(c.me, b_.Int(r)), [&] {
-      b_.Eval(b_.Op("pld.tile.get", {target, b_.Int(r, DataType::kInt32), target, stage}));
+      b_.Eval(b_.Op(ops::kPldTileGet, {target, b_.Int(r, DataType::kInt32), target, stage}));
     });
     Barrier(c, b_.Int(2, DataType::kInt32));
     Epilogue(c, 2);
@@ -495,36 +493,36 @@ class CompositeLowerer : public util::LoopDepthMutator {
     if (tt->rank() != 2) return nullptr;
     auto size = StaticInt(tt->shape[1]);
     if (!size) {
-      diag_.Warning(span,
-                    "pld.tensor.reduce_scatter: 'target' has a dynamic row size, which is "
-                    "not lowered yet; the call is kept");
+      diag_.Warning(span, call.op->name +
+                              ": 'target' has a dynamic row size, which is "
+                              "not lowered yet; the call is kept");
       return nullptr;
     }
-    const char* reduce = ReduceTileOp(call);
+    OpHandle reduce = ReduceTileOp(call);
     Comm c = Setup(target, sig);
     Barrier(c, b_.Int(1, DataType::kInt32));
     const Expr* off = b_.Tuple({c.me, b_.Int(0)});
     const Expr* shape = b_.IndexTuple({1, *size});
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
-    const Var* own = b_.Assign("rs_acc", b_.Op("tile.load", {target, off, shape}, vec));
-    auto loop = b_.For(
-        "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
-        [&](const Var* peer, const std::vector<const IterArg*>& it) {
-          auto r = b_.If(
-              b_.Ne(peer, c.me),
-              [&] {
-                const Var* recv =
-                    b_.Assign("rs_recv", b_.Op("pld.tile.remote_load", {target, peer, off, shape}));
-                b_.Yield({b_.Assign(std::string_view(reduce) == "tile.add" ? "rs_sum" : "rs_red",
-                                    b_.Op(reduce, {it[0], recv}))});
-              },
-              [&] { b_.Yield({it[0]}); }, {"rs_sel"});
-          b_.Yield({r.results[0]});
-        },
-        ForKind::kRange, {"rs_total"});
+    const Var* own = b_.Assign("rs_acc", b_.Op(ops::kTileLoad, {target, off, shape}, vec));
+    auto loop =
+        b_.For("peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
+               [&](const Var* peer, const std::vector<const IterArg*>& it) {
+                 auto r = b_.If(
+                     b_.Ne(peer, c.me),
+                     [&] {
+                       const Var* recv = b_.Assign(
+                           "rs_recv", b_.Op(ops::kPldTileRemoteLoad, {target, peer, off, shape}));
+                       b_.Yield({b_.Assign(reduce == ops::kTileAdd ? "rs_sum" : "rs_red",
+                                           b_.Op(reduce, {it[0], recv}))});
+                     },
+                     [&] { b_.Yield({it[0]}); }, {"rs_sel"});
+                 b_.Yield({r.results[0]});
+               },
+               ForKind::kRange, {"rs_total"});
     Barrier(c, b_.Int(2, DataType::kInt32));
-    b_.Assign("rs_stored", b_.Op("tile.store", {loop.results[0], off, target}));
+    b_.Assign("rs_stored", b_.Op(ops::kTileStore, {loop.results[0], off, target}));
     Epilogue(c, 2);
     return target;
   }
@@ -535,7 +533,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   // all_to_all(input [NR, SIZE], ...): row d of the input goes to row my_rank of
   // rank d's target; same barrier.
   const Expr* LowerGatherLike(const Call& call, Span span, bool all_to_all) {
-    std::string_view op = all_to_all ? "pld.tensor.all_to_all" : "pld.tensor.allgather";
+    std::string_view op = call.op->name;
     const Expr* input = call.args[0];
     const Expr* target = call.args[1];
     const Expr* sig = call.args[2];
@@ -559,7 +557,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
              const Expr* src_off = all_to_all ? b_.Tuple({dest, b_.Int(0)})
                                    : staged   ? b_.Tuple({c.me, b_.Int(0)})
                                               : b_.IndexTuple({0, 0});
-             b_.Eval(b_.Op("pld.tile.put",
+             b_.Eval(b_.Op(ops::kPldTilePut,
                            {target, dest, input, stage, b_.Tuple({c.me, b_.Int(0)}), src_off,
                             b_.IndexTuple({1, *size})},
                            EnumKw("atomic", EnumKind::kAtomicType, 0)));
@@ -578,7 +576,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   // (runtime extent [rows, SIZE] through a [1, SIZE] stage, so padding rows never
   // cross the wire). Barrier 1 (every push and count has landed); epilogue -1.
   const Expr* LowerAllToAllV(const Call& call, Span span) {
-    constexpr std::string_view op = "pld.tensor.all_to_all_v";
+    std::string_view op = call.op->name;
     if (loop_depth_ > 0) {
       diag_.Error(span, fmt::format("{}: not supported inside a for/while loop (recv_counts is "
                                     "published with Set, a single-use protocol that a fast "
@@ -612,15 +610,15 @@ class CompositeLowerer : public util::LoopDepthMutator {
     b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
            [&](const Var* dest, const std::vector<const IterArg*>&) {
              const Expr* idx = send_rank == 1 ? b_.Tuple({dest}) : b_.Tuple({dest, b_.Int(0)});
-             const Var* want = b_.Assign("send_count", b_.Op("tensor.read", {send, idx}));
+             const Var* want = b_.Assign("send_count", b_.Op(ops::kTensorRead, {send, idx}));
              const Var* rows = b_.Assign(
                  "send_rows", b_.Min(b_.Max(b_.Cast(want, DataType::kIndex), b_.Int(0)), max_recv));
              const Expr* cell = recv_rank == 1 ? b_.Tuple({c.me}) : b_.Tuple({c.me, b_.Int(0)});
-             b_.Eval(b_.Op("pld.system.notify", {recv, dest, cell, b_.Cast(rows, DataType::kInt32)},
+             b_.Eval(b_.Op(ops::kPldNotify, {recv, dest, cell, b_.Cast(rows, DataType::kInt32)},
                            EnumKw("op", EnumKind::kNotifyOp, static_cast<int>(NotifyOp::kSet))));
              b_.If(b_.Gt(rows, b_.Int(0)), [&] {
                b_.Eval(b_.Op(
-                   "pld.tile.put",
+                   ops::kPldTilePut,
                    {target, dest, input, stage, b_.Tuple({b_.Mul(c.me, max_recv), b_.Int(0)}),
                     b_.Tuple({b_.Mul(dest, max_recv), b_.Int(0)}), b_.Tuple({rows, b_.Int(*size)})},
                    EnumKw("atomic", EnumKind::kAtomicType, 0)));

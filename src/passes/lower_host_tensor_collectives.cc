@@ -37,6 +37,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ir/printer.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -181,9 +182,10 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
         return nullptr;
       }
       // An in-place allgather passes its window as input and target.
-      bool in_place = c->IsOp("pld.tensor.allgather") && i == 1 && c->args[0] == c->args[1];
+      const int* ip = c->op->in_place_args;
+      bool in_place = c->op->InPlace(c->args) && static_cast<int>(i) == ip[1];
       for (size_t j = 0; j < bufs.size(); ++j)
-        if (bufs[j] == d->window_buffer && !(in_place && j == 0)) {
+        if (bufs[j] == d->window_buffer && !(in_place && static_cast<int>(j) == ip[0])) {
           Fail(c, i,
                fmt::format("arguments '{}' and '{}' are views of the same window "
                            "allocation '{}'; every operand of a host collective needs its "
@@ -216,10 +218,9 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
 
   // Static capacity / layout rules of the builtin kernels.
   bool CheckStatic(const Call* c, const CommDomainScopeStmt* scope) {
-    std::string_view op = c->OpName();
     std::optional<int64_t> n;
     if (!scope->devices.empty()) n = static_cast<int64_t>(scope->devices.size());
-    bool ring = op == "pld.tensor.allreduce" && host::StrKwarg(*c, "mode", "mesh") == "ring";
+    bool ring = c->op->BuiltinFor(c->kwargs) == ops::kBuiltinAllreduceRing;
     int sig = c->op->ArgIndex("signal");
     const auto* st = DistOf(c->args[sig]);
     if (ring) {
@@ -266,7 +267,7 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
                                 *numel, *nr));
       return true;
     }
-    if (op == "pld.tensor.allreduce") {
+    if (c->Is(ops::kPldAllreduce)) {
       int64_t core_num = host::IntKwarg(*c, "core_num", 1);
       int64_t cap = AivCoreCount(ctx_.target_arch);
       if (core_num > cap)
@@ -286,7 +287,7 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
                                 "devices; it needs one row per participating device",
                                 host::ArgName(*c, k), *rows, *n));
     }
-    if (op == "pld.tensor.broadcast") {
+    if (c->Is(ops::kPldBroadcast)) {
       int64_t root = host::IntKwarg(*c, "root", 0);
       if (n && root >= *n)
         return Fail(c, c->args.size(),
@@ -306,11 +307,11 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
     const Call* c = changed ? ctx_.Make<Call>(c0->op, std::string(), args, c0->kwargs, c0->attrs,
                                               c0->type, c0->span)
                             : c0;
-    if (info.op == "pld.tensor.allreduce" && c->args.size() < 2) {
+    if (info.op->Is(ops::kPldAllreduce) && c->args.size() < 2) {
       Fail(c, 0, "the host allreduce has no signal; run synthesize-allreduce-signals first");
       return nullptr;
     }
-    if (info.op == "pld.tensor.all_to_all_v" && loop_depth_ > 0) {
+    if (info.op->Is(ops::kPldAllToAllV) && loop_depth_ > 0) {
       Fail(c, c->args.size(),
            "not supported inside a for/while loop of a host orchestrator (its "
            "single-use signal protocol cannot be reused across iterations); "
@@ -319,9 +320,7 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
     }
     const CommDomainScopeStmt* scope = CheckOperands(c);
     if (!scope || !CheckStatic(c, scope)) return nullptr;
-    std::string_view name = host::BuiltinName(info, *c);
-    const OpDef* bop = OpRegistry::Global().Find(name);
-    PYPTO_CHECK(bop, "lower-host-tensor-collectives: builtin op missing");
+    const OpDef* bop = &host::BuiltinOf(*c);
     const auto* data = AsTensorTypeLike(c->args[info.result_arg]->type);
     AttrList kwargs, copies;
     for (const KwargSpec& k : bop->kwargs) {
@@ -347,7 +346,7 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
       AttrList attrs = {{"device", device}, {"arg_directions", Attr::List(dirs)}};
       attrs.insert(attrs.end(), copies.begin(), copies.end());
       b_.SetSpan(c->span);
-      const Call* bc = b_.TryOp(name, c->args, kwargs, std::move(attrs), diag_);
+      const Call* bc = b_.TryOp(bop->handle, c->args, kwargs, std::move(attrs), diag_);
       if (!bc) return false;
       b_.Eval(bc);
       return true;
@@ -358,7 +357,7 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
     if (!scope->devices.empty()) {
       for (int64_t d : scope->devices) ok = ok && dispatch(Attr::Int(d));
     } else {
-      b_.For("r", b_.Int(0), b_.Op("pld.system.world_size", {}), b_.Int(1), {},
+      b_.For("r", b_.Int(0), b_.Op(ops::kPldWorldSize, {}), b_.Int(1), {},
              [&](const Var* r, const std::vector<const IterArg*>&) { ok = dispatch(Attr::Of(r)); });
     }
     const SeqStmt* seq = b_.End();

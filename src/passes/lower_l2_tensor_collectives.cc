@@ -35,6 +35,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/printer.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -42,17 +43,6 @@ namespace pypto::passes {
 using namespace ir;
 
 namespace {
-
-// The collectives of the CHIP rail and the operand each returns.
-std::optional<size_t> ResultOperand(std::string_view op) {
-  if (op == "pld.tensor.barrier" || op == "pld.tensor.allreduce" || op == "pld.tensor.broadcast" ||
-      op == "pld.tensor.reduce_scatter")
-    return 0;
-  if (op == "pld.tensor.allgather" || op == "pld.tensor.all_to_all" ||
-      op == "pld.tensor.all_to_all_v")
-    return 1;
-  return std::nullopt;
-}
 
 bool IsChipOrchestration(const Function& f) {
   return f.func_type == FunctionType::kOrchestration && f.level != Level::kHost;
@@ -79,8 +69,8 @@ class L2Lowerer : public util::LoopDepthMutator {
   bool failed = false;
 
  private:
-  std::string FreshName(std::string_view op) {
-    std::string base = fmt::format("{}_{}", parent_.name, op.substr(op.rfind('.') + 1));
+  std::string FreshName(const OpDef& op) {
+    std::string base = fmt::format("{}_{}", parent_.name, op.ShortName());
     for (int n = 0;; ++n) {
       std::string name = fmt::format("{}_{}", base, n);
       if (names_.insert(name).second) return name;
@@ -88,11 +78,11 @@ class L2Lowerer : public util::LoopDepthMutator {
   }
 
   const Stmt* Lower(const Call& call, const Var* result, Span span) {
-    if (!call.op) return nullptr;
+    // The collectives of the CHIP rail, each returning its OpDef::returned_arg.
+    if (!call.op || call.op->family != OpFamily::kCollective) return nullptr;
     std::string_view op = call.OpName();
-    auto res = ResultOperand(op);
-    if (!res) return nullptr;
-    if (op == "pld.tensor.all_to_all_v" && loop_depth_ > 0) {
+    size_t res = static_cast<size_t>(call.op->returned_arg);
+    if (call.Is(ops::kPldAllToAllV) && loop_depth_ > 0) {
       diag_.Error(span, fmt::format("{}: not supported inside a for/while loop of CHIP "
                                     "orchestration '{}' (recv_counts is published with Set, a "
                                     "single-use protocol that a fast rank's next call would race "
@@ -113,7 +103,7 @@ class L2Lowerer : public util::LoopDepthMutator {
       params.push_back(
           {name, a->type, e == ArgEffect::kRead ? ParamDirection::kIn : ParamDirection::kInOut});
     }
-    std::string kname = FreshName(op);
+    std::string kname = FreshName(*call.op);
     const Function* kernel = b.BuildFunction({kname, FunctionType::kInCore}, params,
                                              [&](const std::vector<const Var*>& p) {
                                                std::vector<const Expr*> args(p.begin(), p.end());
@@ -129,7 +119,7 @@ class L2Lowerer : public util::LoopDepthMutator {
     // The call site.
     b.Begin();
     b.Eval(b.CallFunction(*lowered, call.args));
-    if (result) b.AssignTo(result, call.args[*res]);
+    if (result) b.AssignTo(result, call.args[res]);
     return b.End();
   }
 
@@ -148,7 +138,7 @@ class L2Lowerer : public util::LoopDepthMutator {
     bool kept = false;
     if (f)
       walk::ForEachCall(f->body, [&](const Call* c, const Stmt*) {
-        if (c->OpName().substr(0, 11) == "pld.tensor.") kept = true;
+        if (c->op && c->op->family == OpFamily::kCollective) kept = true;
       });
     if (!f || kept || f->func_type != FunctionType::kAIV) {
       diag_.Error(span, fmt::format("{}: not supported on the CHIP rail in orchestration '{}': "

@@ -46,6 +46,7 @@
 #include "pass_util.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/printer.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -112,7 +113,7 @@ class InlineViewHoister : public IRMutator {
     const Expr* r = IRMutator::Mutate_Call(c);
     in_dispatch_ -= dispatch;
     auto* rc = As<Call>(r);
-    if (in_dispatch_ == 0 || !rc || !rc->IsOp("pld.tensor.window")) return r;
+    if (in_dispatch_ == 0 || !rc || !rc->Is(ops::kPldWindow)) return r;
     const Var* ptr = rc->args.empty() ? nullptr : AsVarLike(rc->args[0]);
     const Var* v =
         ctx_.NewVar(ptr ? ptr->name_hint + "_view" : std::string("view"), rc->type, rc->span);
@@ -151,7 +152,7 @@ class DomainAnalyzer {
     // [1, 1]), device=r)`) is that window.
     while (auto* c = As<Call>(e)) {
       if (!DistOf(c->type) || c->args.empty() ||
-          !(c->IsOp("tensor.view") || c->IsOp("tensor.slice")))
+          !(c->Is(ops::kTensorView) || c->Is(ops::kTensorSlice)))
         return -1;
       e = c->args[0];
     }
@@ -234,7 +235,7 @@ class DomainAnalyzer {
     if (int a = Resolve(s->value); a >= 0) return Alias(v, a, s->span);
     auto* c = As<Call>(s->value);
     if (!c || !c->op) return;
-    if (c->IsOp("pld.tensor.alloc_window_buffer")) {
+    if (c->Is(ops::kPldAllocWindowBuffer)) {
       const Attr* n = FindAttr(c->kwargs, "name");
       std::string name = n && n->kind == Attr::Kind::kString ? n->s : v->name_hint;
       auto [it, fresh] = names_->emplace(name, c->span);
@@ -247,7 +248,7 @@ class DomainAnalyzer {
       alloc_of_[v] = static_cast<int>(allocs.size()) - 1;
       return;
     }
-    if (c->IsOp("pld.tensor.window")) {
+    if (c->Is(ops::kPldWindow)) {
       int a = Resolve(c->args[0]);
       if (a < 0) return;
       ++allocs[a].views;
@@ -329,7 +330,7 @@ class DomainAnalyzer {
                                   what, v->name_hint, PrintExpr(loop->step)));
       return std::nullopt;
     }
-    if (auto* ws = As<Call>(stop); ws && ws->IsOp("pld.system.world_size")) {
+    if (auto* ws = As<Call>(stop); ws && ws->Is(ops::kPldWorldSize)) {
       if (!start || start->value != 0) {
         diag_.Error(at, fmt::format("{}: device={} iterates pl.range({}, "
                                     "pld.system.world_size()); a world_size loop must start at "
@@ -354,14 +355,14 @@ class DomainAnalyzer {
   }
 
   void OnCollective(const Call* c, const host::CollectiveInfo& info) {
-    std::string op(info.op);
-    if (info.op == "pld.tensor.allreduce" && c->args.size() < 2) {
+    std::string op(info.op->name);
+    if (info.op->Is(ops::kPldAllreduce) && c->args.size() < 2) {
       diag_.Error(c->span, op + ": the host allreduce has no signal; run "
                                 "synthesize-allreduce-signals before materialize-comm-domain-"
                                 "scopes");
       return;
     }
-    if (info.op == "pld.tensor.all_to_all_v" && loop_depth_ > 0) {
+    if (info.op->Is(ops::kPldAllToAllV) && loop_depth_ > 0) {
       diag_.Error(c->span, op + ": not supported inside a for/while loop of a host orchestrator "
                                 "(its single-use signal protocol cannot be reused across "
                                 "iterations); call it outside the loop");

@@ -20,6 +20,7 @@
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 #include "returned_params.h"
 
@@ -64,7 +65,7 @@ class CtxThreader : public IRMutator {
 
   const Stmt* Mutate_AssignStmt(const AssignStmt* s) override {
     if (!host_) {
-      if (auto* c = As<Call>(s->value); c && c->IsOp("pld.system.get_comm_ctx")) {
+      if (auto* c = As<Call>(s->value); c && c->Is(ops::kPldGetCommCtx)) {
         if (const Var* cv = CtxOfArg(c->args[0], s->span)) {
           Substitute(s->var, cv);
           return nullptr;
@@ -134,7 +135,7 @@ class CtxThreader : public IRMutator {
   }
 
   const Expr* Mutate_Call(const Call* c) override {
-    if (!host_ && c->IsOp("pld.system.get_comm_ctx")) {
+    if (!host_ && c->Is(ops::kPldGetCommCtx)) {
       if (const Var* cv = CtxOfArg(c->args[0], cur_span_)) return cv;
       return c;
     }
@@ -151,7 +152,7 @@ class CtxThreader : public IRMutator {
       if (host_) {
         const Expr* a = args[i];
         b_.SetSpan(cur_span_);
-        const Call* q = b_.TryOp("pld.system.get_comm_ctx", {a}, {}, {}, diag_);
+        const Call* q = b_.TryOp(ops::kPldGetCommCtx, {a}, {}, {}, diag_);
         if (!q) return r;
         std::string base = "comm";
         if (auto* v = AsVarLike(c->args[i])) base = v->name_hint;

@@ -25,6 +25,7 @@
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
 namespace pypto::passes {
@@ -33,9 +34,7 @@ using namespace ir;
 
 namespace {
 
-constexpr std::string_view kOp = "pld.tensor.allreduce";
-
-bool IsSignalLess(const Call* c) { return c && c->IsOp(kOp) && c->args.size() == 1; }
+bool IsSignalLess(const Call* c) { return c && c->Is(ops::kPldAllreduce) && c->args.size() == 1; }
 
 // Every name a Var or a window allocation of the program uses.
 std::unordered_set<std::string> UsedNames(const Program& p) {
@@ -47,7 +46,7 @@ std::unordered_set<std::string> UsedNames(const Program& p) {
       walk::ForEachOwnDef(s, [&](const Var* v) { names.insert(v->name_hint); });
     });
     walk::ForEachCall(f->body, [&](const Call* c, const Stmt*) {
-      if (c->IsOp("pld.tensor.alloc_window_buffer"))
+      if (c->Is(ops::kPldAllocWindowBuffer))
         if (const Attr* a = FindAttr(c->kwargs, "name"); a && a->kind == Attr::Kind::kString)
           names.insert(a->s);
     });
@@ -107,7 +106,7 @@ class SignalSynthesizer : public util::LoopDepthMutator {
   // Reached only for allreduce calls that are not a statement's whole value.
   const Expr* Mutate_Call(const Call* c) override {
     if (IsSignalLess(c))
-      diag_.Error(c->span, std::string(kOp) +
+      diag_.Error(c->span, c->op->name +
                                ": a host allreduce without a signal must be the whole value of an "
                                "assignment, an expression statement or a return value; bind it "
                                "first (`x = pld.tensor.allreduce(x)`) or pass a signal window");
@@ -120,7 +119,7 @@ class SignalSynthesizer : public util::LoopDepthMutator {
   const Call* Rewrite(const Call* c, std::vector<const Stmt*>* out) {
     if (loop_depth_ > 0) {
       diag_.Error(c->span,
-                  std::string(kOp) +
+                  c->op->name +
                       ": omitting the signal is not supported inside a for/while loop of a host "
                       "orchestrator (the synthesized signal window cannot be allocated per "
                       "iteration); allocate an INT32 [world_size, 1] signal window before the "
@@ -128,7 +127,7 @@ class SignalSynthesizer : public util::LoopDepthMutator {
       return nullptr;
     }
     if (host::StrKwarg(*c, "mode", "mesh") == "ring") {
-      diag_.Error(c->span, std::string(kOp) +
+      diag_.Error(c->span, c->op->name +
                                ": mode=\"ring\" requires an explicit [2 * (NR - 1) + 1, NR] INT32 "
                                "signal on the host rail; only mesh signals are synthesized");
       return nullptr;
@@ -138,16 +137,15 @@ class SignalSynthesizer : public util::LoopDepthMutator {
     const Expr* target = MutateExpr(c->args[0]);
     b_.SetSpan(c->span);
     std::string k = FreshSuffix();
-    const Call* ws_call = b_.Op("pld.system.world_size", {});
+    const Call* ws_call = b_.Op(ops::kPldWorldSize, {});
     const Var* ws = ctx_.NewVar("__allreduce_signal_world_size_" + k, ws_call->type, c->span);
     out->push_back(ctx_.Make<AssignStmt>(ws, ws_call, c->span));
     std::string buf_name = "__allreduce_signal_buf_" + k;
     const Expr* bytes = b_.Mul(b_.Mul(ws, b_.Int(core_num)), b_.Int(4));
-    const Call* alloc =
-        b_.Op("pld.tensor.alloc_window_buffer", {bytes}, {{"name", Attr::Str(buf_name)}});
+    const Call* alloc = b_.Op(ops::kPldAllocWindowBuffer, {bytes}, {{"name", Attr::Str(buf_name)}});
     const Var* buf = ctx_.NewVar(buf_name, alloc->type, c->span);
     out->push_back(ctx_.Make<AssignStmt>(buf, alloc, c->span));
-    const Call* win = b_.Op("pld.tensor.window", {buf, b_.Tuple({ws, b_.Int(core_num)})},
+    const Call* win = b_.Op(ops::kPldWindow, {buf, b_.Tuple({ws, b_.Int(core_num)})},
                             {{"dtype", Attr::DType(DataType::kInt32)}});
     const Var* sig = ctx_.NewVar("__allreduce_signal_" + k, win->type, c->span);
     out->push_back(ctx_.Make<AssignStmt>(sig, win, c->span));

@@ -6,9 +6,9 @@
 
 namespace pypto::passes {
 
-// True for calls the pass converts: tensor.<op> with a registered tile.<op>
-// counterpart (elementwise compute), tensor.assemble, pld.tensor.put / get /
-// remote_store.
+// True for calls the pass converts: ops whose registration declares a tile
+// twin (element-wise compute, tensor.cast, tensor.assemble, pld.tensor.put /
+// get / remote_store).
 bool NeedsTileConversion(const ir::Call& c);
 
 }  // namespace pypto::passes

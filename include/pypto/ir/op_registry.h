@@ -97,8 +97,29 @@ struct OpDef {
   OpHandle collective_twin;
   // The argument whose type (and buffer) the call returns; -1 when none.
   int returned_arg = -1;
+  // A kwarg-dependent HOST dispatch: with string kwarg `variant_kwarg` equal to
+  // `variant_value` the collective lowers to `builtin_variant` instead of
+  // builtin_twin (pld.tensor.allreduce mode="ring" -> builtin.tensor.allreduce_ring).
+  std::string variant_kwarg, variant_value;
+  OpHandle builtin_variant;
+  // In place: a call passing the same value as arguments in_place_args[0] and
+  // [1] works in place (allgather of a pre-staged window: input is target).
+  int in_place_args[2] = {-1, -1};
 
   bool Is(OpHandle h) const { return handle == h; }
+  // The text name's last segment ("allreduce"), for names generated after the op.
+  std::string_view ShortName() const { return std::string_view(name).substr(name.rfind('.') + 1); }
+  // The HOST builtin a call with `kwargs` dispatches to (builtin_variant or builtin_twin).
+  OpHandle BuiltinFor(const AttrList& kwargs) const {
+    const Attr* a = variant_kwarg.empty() ? nullptr : FindAttr(kwargs, variant_kwarg);
+    bool variant = a && a->kind == Attr::Kind::kString && a->s == variant_value;
+    return variant ? builtin_variant : builtin_twin;
+  }
+  // True when `args` passes one value as both in-place arguments.
+  bool InPlace(const std::vector<const Expr*>& args) const {
+    size_t a = static_cast<size_t>(in_place_args[0]), b = static_cast<size_t>(in_place_args[1]);
+    return in_place_args[0] >= 0 && a < args.size() && b < args.size() && args[a] == args[b];
+  }
   ArgEffect EffectOf(int arg, const AttrList& kwargs) const {
     auto it = effects.find(arg);
     return it == effects.end() ? ArgEffect::kRead : it->second(kwargs);
@@ -214,6 +235,17 @@ class OpBuilder {
   }
   OpBuilder& ReturnsArg(int arg) {
     d_->returned_arg = arg;
+    return *this;
+  }
+  OpBuilder& BuiltinVariant(std::string kwarg, std::string value, OpHandle h) {
+    d_->variant_kwarg = std::move(kwarg);
+    d_->variant_value = std::move(value);
+    d_->builtin_variant = h;
+    return *this;
+  }
+  OpBuilder& InPlaceWhenSame(int a, int b) {
+    d_->in_place_args[0] = a;
+    d_->in_place_args[1] = b;
     return *this;
   }
   OpBuilder& Placement(OpPlacement p) {

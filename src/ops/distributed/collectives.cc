@@ -12,18 +12,13 @@
 #include <fmt/format.h>
 
 #include "../register_op.h"
+#include "collective_traits.h"
 #include "dist_common.h"
 #include "pypto/ir/context.h"
 
 namespace pypto::ir {
 
 using namespace dist;
-
-static bool CheckCoreNumPositive(DeduceContext& dc, int64_t core_num) {
-  if (core_num > 0) return true;
-  dc.KwargError("core_num", fmt::format("is {}; core_num must be a positive integer", core_num));
-  return false;
-}
 
 // Static NR of a [NR] / [NR, 1] signal, when known.
 static std::optional<int64_t> StaticNr(const DistributedTensorType* sig) {
@@ -69,19 +64,13 @@ static const Type* DeduceAllreduce(DeduceContext& dc) {
       return dc.Error(
           "mode=\"ring\" requires an explicit signal argument (a [2 * (NR - 1), NR] "
           "INT32 window); only mesh signals are synthesized");
-    return dc.args[0]->type;
+    return dc.args[dc.op.returned_arg]->type;
   }
   const DistributedTensorType* sig = ExpectSignal(dc, 1);
   if (!sig) return nullptr;
   if (ring ? !CheckRingSignal(dc, 1, sig, true, true) : !CheckMeshSignal(dc, 1, sig, core_num))
     return nullptr;
-  return dc.args[0]->type;
-}
-
-static const Type* DeduceBarrier(DeduceContext& dc) {
-  const DistributedTensorType* sig = ExpectSignal(dc, 0);
-  if (!sig || !ExpectNrSignalShape(dc, 0, sig, true)) return nullptr;
-  return dc.args[0]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceBroadcast(DeduceContext& dc) {
@@ -95,7 +84,7 @@ static const Type* DeduceBroadcast(DeduceContext& dc) {
     return dc.KwargError("root", fmt::format("is {} but 'signal' has {} ranks; the root rank "
                                              "must be < NR",
                                              root, *nr));
-  return dc.args[0]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceReduceScatter(DeduceContext& dc) {
@@ -107,7 +96,7 @@ static const Type* DeduceReduceScatter(DeduceContext& dc) {
   if (!ExpectRank(dc, 0, target, 2, "[NR, SIZE]") || !ExpectNrSignalShape(dc, 1, sig, true) ||
       !CheckRowsPerRank(dc, 0, target, sig, "[NR * k, SIZE]"))
     return nullptr;
-  return dc.args[0]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 // allgather / all_to_all: (input, target, signal), input Tensor-like.
@@ -118,15 +107,12 @@ static const Type* DeduceGatherLike(DeduceContext& dc, bool all_to_all) {
   if (!input || !target || !sig) return nullptr;
   // allgather in place: the pre-staged [NR, SIZE] window is input and target
   // (rank r reads only its own row r and writes only row r of its peers).
-  bool in_place = !all_to_all && dc.args[0] == dc.args[1];
+  bool in_place = dc.op.InPlace(dc.args);
   if (!ExpectRank(dc, 0, input, 2, all_to_all ? "[NR, SIZE]" : "[1, SIZE] (or [NR, SIZE])") ||
       !ExpectRank(dc, 1, target, 2, "[NR, SIZE]") || !ExpectNrSignalShape(dc, 2, sig, true) ||
       (!in_place && !ExpectDistinct(dc, 0, 1)))
     return nullptr;
-  if (input->dtype != target->dtype)
-    return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
-                                DTypeStr(target->dtype)));
+  if (!CheckSameDtype(dc, 0, input, target)) return nullptr;
   // Columns always agree; rows: all_to_all needs [NR, SIZE] on both sides,
   // allgather takes a [1, SIZE] chunk or a pre-staged [NR, SIZE] window.
   auto in_rows = StaticInt(input->shape[0]);
@@ -145,7 +131,7 @@ static const Type* DeduceGatherLike(DeduceContext& dc, bool all_to_all) {
     return ArgError(
         dc, 1, {},
         fmt::format("has {} rows but 'signal' has {} ranks; target is [NR, SIZE]", *trows, *nr));
-  return dc.args[1]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 static const Type* DeduceAllToAllV(DeduceContext& dc) {
@@ -171,10 +157,7 @@ static const Type* DeduceAllToAllV(DeduceContext& dc) {
       !CheckPackedLayout(dc, 1, target) || !ExpectNrSignalShape(dc, 2, sig, false) ||
       !CheckCountsShape(dc, 3, send, true) || !CheckCountsShape(dc, 4, recv, false))
     return nullptr;
-  if (input->dtype != target->dtype)
-    return ArgError(dc, 0, {},
-                    fmt::format("has element type {} but 'target' has {}", DTypeStr(input->dtype),
-                                DTypeStr(target->dtype)));
+  if (!CheckSameDtype(dc, 0, input, target)) return nullptr;
   for (size_t k = 0; k < 2; ++k) {
     auto a = StaticInt(input->shape[k]), b = StaticInt(target->shape[k]);
     if (a && b && *a != *b)
@@ -184,14 +167,20 @@ static const Type* DeduceAllToAllV(DeduceContext& dc) {
                                   ShapeStr(input->shape), ShapeStr(target->shape)));
   }
   if (!CheckRowsPerRank(dc, 1, target, sig, "[NR * MAX_RECV, SIZE]")) return nullptr;
-  return dc.args[1]->type;
+  return dc.args[dc.op.returned_arg]->type;
 }
 
 void RegisterCollectiveOps(OpRegistry& r) {
-  ops::RegisterOp(r, ops::kPldAllreduce)
+  // Returned operand, effects and in-place rule: shared with the builtins.
+  auto reg = [&](OpHandle h) {
+    OpBuilder b = ops::RegisterOp(r, h);
+    DeclareCollectiveTraits(b, h);
+    return b;
+  };
+  reg(ops::kPldAllreduce)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(0)
       .BuiltinTwin(ops::kBuiltinAllreduce)
+      .BuiltinVariant("mode", "ring", ops::kBuiltinAllreduceRing)
       .Doc(
           "Reduces every rank's window slice in place (mode \"mesh\" or \"ring\"); returns "
           "target's type. Without a signal (host, mesh only) one is synthesized.")
@@ -203,36 +192,28 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
       .Kwarg("mode", KwargType::kString, "\"mesh\" or \"ring\"", Attr::Str("mesh"))
       .Kwarg("core_num", KwargType::kInt, "AIV blocks per rank (host mesh only)", Attr::Int(1))
-      .Deduce(DeduceAllreduce)
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite);
+      .Deduce(DeduceAllreduce);
 
-  ops::RegisterOp(r, ops::kPldBarrier)
+  reg(ops::kPldBarrier)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(0)
       .BuiltinTwin(ops::kBuiltinBarrier)
       .Doc("Cross-rank barrier on an INT32 [NR] / [NR, 1] signal window; returns its type.")
       .Category("DistributedOp")
       .Arg("signal", "window-bound INT32 DistributedTensor (InOut)")
-      .Deduce(DeduceBarrier)
-      .Effect(0, ArgEffect::kReadWrite);
+      .Deduce(DeduceSignalBarrier);
 
-  ops::RegisterOp(r, ops::kPldBroadcast)
+  reg(ops::kPldBroadcast)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(0)
       .BuiltinTwin(ops::kBuiltinBroadcast)
       .Doc("Replicates rank `root`'s window slice to every rank; returns target's type.")
       .Category("DistributedOp")
       .Arg("target", "window-bound DistributedTensor (InOut)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
       .RequiredKwarg("root", KwargType::kInt, "source rank (0 <= root < NR)")
-      .Deduce(DeduceBroadcast)
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite);
+      .Deduce(DeduceBroadcast);
 
-  ops::RegisterOp(r, ops::kPldReduceScatter)
+  reg(ops::kPldReduceScatter)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(0)
       .BuiltinTwin(ops::kBuiltinReduceScatter)
       .Doc(
           "Reduces (op: Sum, Max, Min or Prod) [NR, SIZE] window slices and scatters row r to "
@@ -241,13 +222,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (InOut)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
       .EnumKwarg("op", EnumKind::kReduceOp, "pld.ReduceOp", 0)
-      .Deduce(DeduceReduceScatter)
-      .Effect(0, ArgEffect::kReadWrite)
-      .Effect(1, ArgEffect::kReadWrite);
+      .Deduce(DeduceReduceScatter);
 
-  ops::RegisterOp(r, ops::kPldAllgather)
+  reg(ops::kPldAllgather)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(1)
       .BuiltinTwin(ops::kBuiltinAllgather)
       .Doc(
           "Gathers every rank's [1, SIZE] chunk into the [NR, SIZE] window `target`; returns "
@@ -256,13 +234,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Arg("local_data", "local [1, SIZE] chunk (Tensor or DistributedTensor)")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (result)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
-      .Deduce([](DeduceContext& dc) { return DeduceGatherLike(dc, false); })
-      .Effect(1, ArgEffect::kWrite)
-      .Effect(2, ArgEffect::kReadWrite);
+      .Deduce([](DeduceContext& dc) { return DeduceGatherLike(dc, false); });
 
-  ops::RegisterOp(r, ops::kPldAllToAll)
+  reg(ops::kPldAllToAll)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(1)
       .BuiltinTwin(ops::kBuiltinAllToAll)
       .Doc(
           "Symmetric personalised exchange: row d of every rank's input lands in row r of "
@@ -271,13 +246,10 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Arg("input", "local [NR, SIZE] (Tensor or DistributedTensor)")
       .Arg("target", "window-bound [NR, SIZE] DistributedTensor (result)")
       .Arg("signal", "INT32 [NR] / [NR, 1] signal (InOut)")
-      .Deduce([](DeduceContext& dc) { return DeduceGatherLike(dc, true); })
-      .Effect(1, ArgEffect::kWrite)
-      .Effect(2, ArgEffect::kReadWrite);
+      .Deduce([](DeduceContext& dc) { return DeduceGatherLike(dc, true); });
 
-  ops::RegisterOp(r, ops::kPldAllToAllV)
+  reg(ops::kPldAllToAllV)
       .Family(OpFamily::kCollective)
-      .ReturnsArg(1)
       .BuiltinTwin(ops::kBuiltinAllToAllV)
       .Doc(
           "Variable-size all-to-all: pushes clamp(send_counts[d], 0, MAX_RECV) rows to each "
@@ -289,10 +261,7 @@ void RegisterCollectiveOps(OpRegistry& r) {
       .Arg("send_counts", "INT32 [NR] / [NR, 1] rows per destination")
       .Arg("recv_counts", "window-bound INT32 [NR, 1] received rows per source")
       .Kwarg("core_num", KwargType::kInt, "AIV blocks (must be 1 today)", Attr::Int(1))
-      .Deduce(DeduceAllToAllV)
-      .Effect(1, ArgEffect::kWrite)
-      .Effect(2, ArgEffect::kReadWrite)
-      .Effect(4, ArgEffect::kWrite);
+      .Deduce(DeduceAllToAllV);
 }
 
 }  // namespace pypto::ir

@@ -134,7 +134,7 @@ class ResizedTiles : public IRVisitor {
  public:
   std::set<const Var*>* out;
   void Visit_Call(const Call* c) override {
-    if (c->op && NormalizeOpName(c->op->name) == "tile.set_validshape" && !c->args.empty())
+    if (c->op && c->op->name == "tile.set_validshape" && !c->args.empty())
       if (const Var* v = AsVarLike(c->args[0])) out->insert(v);
     IRVisitor::Visit_Call(c);
   }
@@ -285,7 +285,7 @@ void PtoFunctionEmitter::EmitCall(const Call* c, const Var* result) {
     return;
   }
   const PtoOpTable& table = GetPtoOpTable();
-  auto it = table.emitters.find(NormalizeOpName(c->op->name));
+  auto it = table.emitters.find(c->op->name);
   if (it == table.emitters.end()) {
     Error(c->span, fmt::format("{}: not supported by the PTO backend", c->op->name));
     std::string hint;

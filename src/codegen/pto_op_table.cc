@@ -8,11 +8,6 @@
 
 namespace pypto::codegen {
 
-std::string_view NormalizeOpName(std::string_view name) {
-  if (name.substr(0, 3) == "pl.") name.remove_prefix(3);
-  return name;
-}
-
 static void RegisterUnsupported(PtoOpTable& t) {
   const std::string host =
       "host-side op: it belongs in the host orchestrator, which is not emitted as PTO";
@@ -40,11 +35,11 @@ const PtoOpTable& GetPtoOpTable() {
 
 bool HasPtoEmitter(std::string_view op_name) {
   const auto& e = GetPtoOpTable().emitters;
-  return e.find(NormalizeOpName(op_name)) != e.end();
+  return e.find(op_name) != e.end();
 }
 
 bool IsPtoUnsupported(std::string_view op_name, std::string* hint) {
-  std::string_view n = NormalizeOpName(op_name);
+  std::string_view n = op_name;
   const auto& u = GetPtoOpTable().unsupported;
   if (auto it = u.find(n); it != u.end()) {
     if (hint) *hint = it->second;

@@ -197,7 +197,7 @@ const std::map<std::string, std::string, std::less<>>& UnaryOps() {
 }
 
 bool TileBinary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  const std::string& op = BinaryOps().find(NormalizeOpName(c->op->name))->second;
+  const std::string& op = BinaryOps().find(c->op->name)->second;
   const PtoBinding* a = fe.TileArg(c, 0);
   const PtoBinding* b = fe.TileArg(c, 1);
   if (!a || !b) return false;
@@ -209,7 +209,7 @@ bool TileBinary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }
 
 bool TileScalar(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  const std::string& op = ScalarOps().find(NormalizeOpName(c->op->name))->second;
+  const std::string& op = ScalarOps().find(c->op->name)->second;
   const PtoBinding* a = fe.TileArg(c, 0);
   if (!a) return false;
   const TileType* tt = Cast<TileType>(c->args[0]->type);
@@ -223,7 +223,7 @@ bool TileScalar(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 }
 
 bool TileUnary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  const std::string& op = UnaryOps().find(NormalizeOpName(c->op->name))->second;
+  const std::string& op = UnaryOps().find(c->op->name)->second;
   const PtoBinding* a = fe.TileArg(c, 0);
   if (!a) return false;
   const PtoBinding* r = fe.AllocTile(result, c);

@@ -170,12 +170,6 @@ std::string TypeStr(const Type* t) {
 
 // ---- shaped-type accessors -----------------------------------------------------
 
-const Shape* ShapeOf(const Type* t) {
-  if (const auto* tt = AsTensorTypeLike(t)) return &tt->shape;
-  if (const auto* tl = As<TileType>(t)) return &tl->shape;
-  return nullptr;
-}
-
 std::optional<DataType> DTypeOf(const Type* t) {
   if (const auto* tt = AsTensorTypeLike(t)) return tt->dtype;
   if (const auto* tl = As<TileType>(t)) return tl->dtype;
@@ -248,15 +242,6 @@ Shape IntersectValid(Context& ctx, const Shape& a, const Shape& full_a, const Sh
 }
 
 // ---- canonical type builders ---------------------------------------------------
-
-std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v) {
-  if (SameShape(v.valid_shape, shape)) v.valid_shape.clear();
-  TileView def;
-  if (v.valid_shape.empty() && v.blayout == def.blayout && v.slayout == def.slayout &&
-      v.fractal == def.fractal && v.pad == def.pad)
-    return std::nullopt;
-  return v;
-}
 
 std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v) {
   if (SameShape(v.valid_shape, shape)) v.valid_shape.clear();
@@ -358,13 +343,6 @@ const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed)
     return nullptr;
   }
   dc.ErrorAt(i, "must be a pl.Tensor, got " + GotStr(e));
-  return nullptr;
-}
-
-const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i) {
-  const Expr* e = ArgOrNull(dc, i);
-  if (const auto* d = As<DistributedTensorType>(e ? e->type : nullptr)) return d;
-  dc.ErrorAt(i, "must be a pld.DistributedTensor, got " + GotStr(e));
   return nullptr;
 }
 

@@ -20,7 +20,7 @@ std::string Exec::FunctionName() const {
 
 void Exec::Fail(const std::string& msg, int code) const {
   Span s = cur_call ? cur_call->span : Span{};
-  std::string op = cur_call ? std::string(NormalizeOpName(cur_call->OpName())) : "";
+  std::string op = cur_call ? std::string(cur_call->OpName()) : "";
   std::string who = device() >= 0 ? fmt::format(" (on rank {})", device()) : "";
   throw SimError(s, (op.empty() ? "" : op + ": ") + msg + who, code);
 }
@@ -169,7 +169,7 @@ std::vector<double> Exec::ReadRegion(const TensorVal& v, int dev, const std::vec
   uint8_t* base = Base(v, dev);
   int eb = DTypeBytes(v.dtype);
   bool track = races.enabled() && v.IsWindow();
-  std::string op = cur_call ? std::string(NormalizeOpName(cur_call->OpName())) : "";
+  std::string op = cur_call ? std::string(cur_call->OpName()) : "";
   Span sp = cur_call ? cur_call->span : Span{};
   ForBox(v, off, ext, [&](int64_t e, int64_t i) {
     out[i] = LoadElem(base + e * eb, v.dtype);
@@ -234,7 +234,7 @@ void Exec::WriteRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
   uint8_t* base = Base(v, dev);
   int eb = DTypeBytes(v.dtype);
   bool track = races.enabled() && v.IsWindow();
-  std::string op = cur_call ? std::string(NormalizeOpName(cur_call->OpName())) : "";
+  std::string op = cur_call ? std::string(cur_call->OpName()) : "";
   Span sp = cur_call ? cur_call->span : Span{};
   int64_t n = 0;
   ForBox(v, off, ext, [&](int64_t e, int64_t i) {

@@ -13,11 +13,6 @@ namespace pypto::sim {
 
 using namespace ir;
 
-std::string_view NormalizeOpName(std::string_view name) {
-  if (name.substr(0, 3) == "pl.") name.remove_prefix(3);
-  return name;
-}
-
 const OpTable& GetOpTable() {
   static const OpTable* t = [] {
     auto* tab = new OpTable();
@@ -142,7 +137,7 @@ Value Interpreter::EvalCall(Exec& ex, const Call* c) {
 
 Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
   const OpTable& tab = GetOpTable();
-  std::string name(NormalizeOpName(c->OpName()));
+  std::string name(c->OpName());
   auto it = tab.fns.find(name);
   if (it == tab.fns.end()) {
     auto u = tab.unsupported.find(name);

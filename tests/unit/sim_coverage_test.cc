@@ -10,7 +10,7 @@ TEST_CASE("every registered op has executor semantics or an explicit unsupported
   const auto& table = pypto::sim::GetOpTable();
   std::vector<std::string> missing;
   for (const pypto::ir::OpDef* op : pypto::ir::OpRegistry::Global().All()) {
-    std::string name(pypto::sim::NormalizeOpName(op->name));
+    const std::string& name = op->name;
     bool impl = table.fns.count(name) > 0;
     bool listed = table.unsupported.count(name) > 0;
     if (!impl && !listed) missing.push_back(name);

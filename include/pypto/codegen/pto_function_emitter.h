@@ -97,7 +97,6 @@ class PtoFunctionEmitter {
   const std::string& target_arch() const { return arch_; }
   // Reports `msg` at `span` and marks the function failed. Returns false.
   bool Error(Span span, std::string msg);
-  bool Failed() const { return failed_; }
 
   // Hoisted `arith.constant`s, named %c<v>_<type> (%cn<v> when negative).
   std::string Const(int64_t v, std::string_view type);
@@ -177,10 +176,8 @@ class PtoFunctionEmitter {
   bool EmitSignature();
   void BindResults(const std::vector<const ir::Var*>& rvs, const Frame& f, const std::string& res,
                    size_t n_carried, const std::vector<PtoBinding>& aliases);
-  bool EmitViews();
   bool EmitTensorView(PtoTensor& t);
   void EmitStmt(const ir::Stmt* s);
-  void EmitSeq(const ir::Stmt* s);
   void EmitAssign(const ir::AssignStmt* s);
   void EmitCall(const ir::Call* c, const ir::Var* result);
   void EmitFor(const ir::ForStmt* s);
@@ -227,13 +224,11 @@ class PtoFunctionEmitter {
 
 // ---- op table -----------------------------------------------------------------
 struct PtoOpTable {
-  std::map<std::string, PtoOpEmitFn, std::less<>> emitters;  // normalized op name
+  std::map<std::string, PtoOpEmitFn, std::less<>> emitters;  // registered op name
   // Ops that deliberately have no PTO lowering (tensor-level, host-only,
   // collectives lowered before codegen) and the hint printed with the error.
   std::map<std::string, std::string, std::less<>> unsupported;
 };
-// Strips the printed `pl.` prefix of core ops ("pl.tile.add" -> "tile.add").
-std::string_view NormalizeOpName(std::string_view name);
 const PtoOpTable& GetPtoOpTable();
 bool HasPtoEmitter(std::string_view op_name);
 // True when `op_name` is explicitly listed (or matched by a documented prefix

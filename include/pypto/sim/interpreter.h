@@ -42,8 +42,6 @@ struct OpTable {
   std::map<std::string, bool> collective;
 };
 const OpTable& GetOpTable();
-// "pl.tile.load" and "tile.load" both name the registered op "tile.load".
-std::string_view NormalizeOpName(std::string_view name);
 
 void RegisterScalarSemantics(OpTable& t);
 void RegisterTensorSemantics(OpTable& t);

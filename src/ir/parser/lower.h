@@ -50,10 +50,6 @@ class Lowerer {
 
   // ---- shared helpers (used across the implementation files) ----
   void Error(Span s, std::string msg) { diag_.Error(s, std::move(msg)); }
-  bool Poisoned(const Expr* e) const {
-    auto* v = AsVarLike(e);
-    return v && poisoned_.count(v);
-  }
 
   // types.cc
   const Type* LowerType(const PyExpr* e);
@@ -157,7 +153,6 @@ class Lowerer {
  private:
   friend class StmtLowering;
   // parser.cc
-  void CollectModule(const std::vector<PyStmt*>& module, AstPool& pool);
   void AddFunction(const PyStmt* def, bool in_class);
   bool ApplyDecorator(const PyExpr* d, Function* f);
   void LowerSignature(size_t idx);

@@ -279,7 +279,7 @@ void WholeOp(Ctx& c, Kind k) {
 }
 
 Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args) {
-  std::string name(NormalizeOpName(call.OpName()));
+  std::string name(call.OpName());
   Kind kind = KindOf(name);
   if (ex.is_host()) ex.Fail("internal: host collectives run as rank tasks");
   const Value* win = Exec::Arg(call, args, "target");

@@ -173,6 +173,12 @@ class Lowerer {
   void LowerWhileForm(const PyStmt* s, const PyExpr* iter, std::vector<const Stmt*>* out);
   void LowerIf(const PyStmt* s, std::vector<const Stmt*>* out);
   void LowerWith(const PyStmt* s, std::vector<const Stmt*>* out);
+  // control_flow.cc: LowerWith's scopes, and the body of any of them.
+  void LowerAtScope(const PyStmt* s, const std::string& head, std::vector<const Stmt*>* out);
+  void LowerSpmdScope(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerCommDomainScope(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerManualScope(const PyStmt* s, std::vector<const Stmt*>* out);
+  const Stmt* LowerScopeBody(const PyStmt* s);
   // task_scopes.cc: `deps=[a, b]` of a pl.at task and its `as t` target.
   bool LowerTaskDeps(const PyExpr* deps, AttrList* attrs);
   bool LowerTaskTarget(const PyExpr* target, AttrList* attrs);

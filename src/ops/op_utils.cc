@@ -253,7 +253,8 @@ std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v) 
 
 const TileType* MakeTileType(Context& ctx, const Shape& shape, DataType dt,
                              std::optional<MemorySpace> mem, const TileView& view) {
-  // CanonicalTileView without copying the view unless it must change.
+  // The canonical view (a fully valid valid_shape cleared; no view when every
+  // field is default), without copying the view unless it must change.
   bool full_valid = view.valid_shape.empty() || SameShape(view.valid_shape, shape);
   TileView def;
   bool other_default = view.blayout == def.blayout && view.slayout == def.slayout &&

@@ -60,14 +60,14 @@ void InitPasses(py::module_& m) {
       py::arg("name"), "Pass names of a named pipeline (None when unknown).");
   m.def(
       "pass_names",
-      [](bool implemented_only) {
+      // Every registered pass is implemented: `implemented_only` is accepted for
+      // compatibility and selects the same list.
+      [](bool /*implemented_only*/) {
         std::vector<std::string> out;
-        for (const passes::PassInfo& pi : passes::AllPasses())
-          if (!implemented_only || pi.implemented()) out.push_back(pi.name);
+        for (const passes::PassInfo& pi : passes::AllPasses()) out.push_back(pi.name);
         return out;
       },
-      py::arg("implemented_only") = false,
-      "Every known pass in default-pipeline order (only implemented ones when asked).");
+      py::arg("implemented_only") = false, "Every known pass in default-pipeline order.");
 }
 
 }  // namespace pypto::bindings

@@ -170,12 +170,6 @@ std::string TypeStr(const Type* t) {
 
 // ---- shaped-type accessors -----------------------------------------------------
 
-const Shape* ShapeOf(const Type* t) {
-  if (const auto* tt = AsTensorTypeLike(t)) return &tt->shape;
-  if (const auto* tl = As<TileType>(t)) return &tl->shape;
-  return nullptr;
-}
-
 std::optional<DataType> DTypeOf(const Type* t) {
   if (const auto* tt = AsTensorTypeLike(t)) return tt->dtype;
   if (const auto* tl = As<TileType>(t)) return tl->dtype;
@@ -249,15 +243,6 @@ Shape IntersectValid(Context& ctx, const Shape& a, const Shape& full_a, const Sh
 
 // ---- canonical type builders ---------------------------------------------------
 
-std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v) {
-  if (SameShape(v.valid_shape, shape)) v.valid_shape.clear();
-  TileView def;
-  if (v.valid_shape.empty() && v.blayout == def.blayout && v.slayout == def.slayout &&
-      v.fractal == def.fractal && v.pad == def.pad)
-    return std::nullopt;
-  return v;
-}
-
 std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v) {
   if (SameShape(v.valid_shape, shape)) v.valid_shape.clear();
   TensorView def;
@@ -268,7 +253,8 @@ std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v) 
 
 const TileType* MakeTileType(Context& ctx, const Shape& shape, DataType dt,
                              std::optional<MemorySpace> mem, const TileView& view) {
-  // CanonicalTileView without copying the view unless it must change.
+  // The canonical view (a fully valid valid_shape cleared; no view when every
+  // field is default), without copying the view unless it must change.
   bool full_valid = view.valid_shape.empty() || SameShape(view.valid_shape, shape);
   TileView def;
   bool other_default = view.blayout == def.blayout && view.slayout == def.slayout &&

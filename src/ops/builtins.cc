@@ -1,13 +1,16 @@
 // The internal builtin.tensor.* collectives: per-chip dispatch targets that
 // LowerHostTensorCollectives emits for host-orchestrator pld.tensor.* calls
-// (each runs a hand-written AIV kernel on one rank). internal_only: user source
-// cannot name them; they print as `pl.builtin.tensor.<x>(...)`.
+// (one dispatch per device; no kernel is emitted for them: pypto-run executes
+// each as the whole-operation C++ oracle of src/sim/semantics/collectives.cc,
+// the same one as the pld.tensor.* form, on the dispatch's device).
+// internal_only: user source cannot name them; they print as
+// `pl.builtin.tensor.<x>(...)`.
 //
-// They re-check what their kernels rely on: INT32 window signals of the layout
-// the kernel indexes (allreduce: [ws] or [ws, stride >= core_num]; ring:
-// [2 * (NR - 1) + 1, NR] with the extra return-barrier row; the others [NR] or
-// [NR, 1]), a `dtype` kwarg equal to the data's element type (the kernel
-// template is instantiated per dtype), and window-bound operands everywhere the
+// They re-check the per-chip dispatch contract: INT32 window signals of the
+// layout a per-chip collective indexes (allreduce: [ws] or [ws, stride >=
+// core_num]; ring: [2 * (NR - 1) + 1, NR] with the extra return-barrier row;
+// the others [NR] or [NR, 1]), a `dtype` kwarg equal to the data's element type
+// (the dispatch is typed per dtype), and window-bound operands everywhere the
 // HOST dispatch passes a window (all_to_all_v's input and send_counts too).
 // Returned operand, effects and the in-place rule are the pld.tensor.* forms'
 // (distributed/collective_traits.h).

@@ -54,13 +54,6 @@ const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed)
   return nullptr;
 }
 
-const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i) {
-  const Expr* e = ArgOrNull(dc, i);
-  if (const auto* d = As<DistributedTensorType>(e ? e->type : nullptr)) return d;
-  dc.ErrorAt(i, "must be a pld.DistributedTensor, got " + GotStr(e));
-  return nullptr;
-}
-
 const TileType* ExpectTile(DeduceContext& dc, int i) {
   const Expr* e = ArgOrNull(dc, i);
   if (const auto* t = As<TileType>(e ? e->type : nullptr)) return t;

@@ -28,8 +28,6 @@ const MakeTuple* ExpectIndexTuple(DeduceContext& dc, int i, std::optional<size_t
 // with allow_distributed also a DistributedTensorType ("must be a pl.Tensor or
 // pld.DistributedTensor, got X").
 const TensorType* ExpectTensor(DeduceContext& dc, int i, bool allow_distributed = false);
-// Argument `i` must be a pld.DistributedTensor ("must be a pld.DistributedTensor, got X").
-const DistributedTensorType* ExpectDistributed(DeduceContext& dc, int i);
 // Argument `i` must be a pl.Tile ("must be a pl.Tile, got X").
 const TileType* ExpectTile(DeduceContext& dc, int i);
 // Argument `i` must be a scalar of integer dtype ("must be an integer scalar, got X").

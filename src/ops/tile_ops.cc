@@ -53,7 +53,7 @@ const Type* DeduceTileBinary(DeduceContext& dc) {
   const Shape& lvalid = *ValidShapeRef(lhs);
   const Shape& rvalid = *ValidShapeRef(rhs);
   // Common case: both operands fully valid and no layout to keep, so the
-  // result has no view (CanonicalTileView would drop it); skip building one.
+  // result has no view (MakeTileType would drop it); skip building one.
   if (&lvalid == &lhs->shape && &rvalid == &rhs->shape && lv.blayout == kDefaultTileView.blayout &&
       lv.slayout == kDefaultTileView.slayout && lv.fractal == kDefaultTileView.fractal &&
       SameShape(rhs->shape, *shape))

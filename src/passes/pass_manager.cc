@@ -97,11 +97,6 @@ const ir::Program* PassManager::Run(ir::Context& ctx, const ir::Program& prog,
   }
   const ir::Program* cur = &prog;
   for (const PassInfo* info : spec.passes) {
-    if (!info->implemented()) {
-      log() << fmt::format("warning: pipeline '{}': pass '{}' is not implemented yet; skipped\n",
-                           spec.name.empty() ? "<explicit>" : spec.name, info->name);
-      continue;
-    }
     auto pass = info->create();
     auto t0 = Clock::now();
     const ir::Program* next = pass->Run(ctx, *cur, diag);

@@ -1,6 +1,5 @@
-// The pass registry (every pass of the design, implemented or not, with its
-// property contract) and the named pipelines. Unimplemented passes are listed
-// with a null factory so `--list-passes` shows them and pipelines warn about them.
+// The pass registry (every pass with its property contract and factory) and the
+// named pipelines.
 #include <fmt/format.h>
 
 #include <map>
@@ -129,7 +128,6 @@ std::optional<std::vector<std::string>> NamedPipeline(std::string_view name) {
 static std::string ValidPassNames() {
   std::string s;
   for (const PassInfo& p : AllPasses()) {
-    if (!p.implemented()) continue;
     if (!s.empty()) s += ", ";
     s += p.name;
   }
@@ -181,11 +179,6 @@ std::optional<PipelineSpec> ResolvePipeline(std::string_view text, std::string* 
         *error = fmt::format("unknown pass '{}'; valid passes: {}", item, ValidPassNames());
       return std::nullopt;
     }
-    if (!p->implemented()) {
-      *error = fmt::format("pass '{}' is not implemented yet; implemented passes: {}", item,
-                           ValidPassNames());
-      return std::nullopt;
-    }
     spec.passes.push_back(p);
     if (comma == std::string_view::npos) break;
     pos = comma + 1;
@@ -195,7 +188,6 @@ std::optional<PipelineSpec> ResolvePipeline(std::string_view text, std::string* 
 
 std::string CheckPipelineProperties(const PipelineSpec& spec, PropertySet props) {
   for (const PassInfo* p : spec.passes) {
-    if (!p->implemented()) continue;
     std::string err;
     p->required.ForEach([&](IRProperty r) {
       if (!err.empty() || props.Has(r)) return;

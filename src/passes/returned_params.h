@@ -29,8 +29,6 @@ class ReturnedParams {
   const std::vector<int>& Of(const std::string& name);
 
  private:
-  std::vector<int> Analyse(const ir::Function& f);
-
   const ir::Program& prog_;
   std::unordered_map<std::string, std::vector<int>> memo_;
 };

@@ -48,12 +48,6 @@ int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
   return allocs_.back()->id;
 }
 
-int Machine::FindAllocation(const std::string& name) const {
-  for (const auto& a : allocs_)
-    if (a->name == name) return a->id;
-  return -1;
-}
-
 void Machine::NoteDispatch(int device, const Value& v) {
   if (v.kind == Value::Kind::kTuple) {
     for (const Value& e : *v.tuple) NoteDispatch(device, e);

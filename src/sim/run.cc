@@ -157,6 +157,273 @@ const Function* FindEntry(const Program& p, const std::string& entry) {
                    "role=pl.Role.Orchestrator)); pass --entry FUNC"};
 }
 
+// An Out / InOut parameter of the entry, copied back to the host after the run.
+struct OutParam {
+  std::string name;
+  Value v;
+  bool world;  // a window: one slice per rank
+};
+
+// Binds the entry's parameters to values: scalars and tensors from the inputs
+// (or zeros / random / NaN poison), windows to fresh allocations. A host entry
+// gets one argument list; a non-host entry gets one per rank, slicing each
+// [P, ...] input along its leading dim. Throws UserError for bad inputs.
+class EntryBinding {
+ public:
+  EntryBinding(Interpreter& in, Machine& machine, const RunOptions& opts, const Program& program,
+               const Function& entry, const std::map<std::string, HostArray>& inputs)
+      : rank_args(opts.ranks),
+        in_(in),
+        machine_(machine),
+        opts_(opts),
+        program_(program),
+        entry_(entry),
+        inputs_(inputs),
+        P_(opts.ranks),
+        host_(entry.IsHostOrchestrator()),
+        binder_(in, opts.ranks) {}
+
+  void Bind() {
+    BindDynamicDims();
+    for (size_t i = 0; i < entry_.params.size(); ++i) BindParam(i);
+  }
+
+  std::vector<Value> args;                    // a host entry's arguments
+  std::vector<std::vector<Value>> rank_args;  // a non-host entry's, per rank
+  std::vector<OutParam> outs;
+
+ private:
+  // World-shaped leading dims bind to --ranks; other dynamic dims from inputs.
+  void BindDynamicDims() {
+    for (const Var* p : entry_.params)
+      if (auto* tt = AsTensorTypeLike(p->type)) {
+        if (!tt->shape.empty() && host_ && AsVarLike(tt->shape[0]) &&
+            !in_.globals.count(AsVarLike(tt->shape[0])))
+          in_.globals[AsVarLike(tt->shape[0])] = Value::Int(P_);
+        for (const Var* dv : program_.dynamic_dims)
+          if (!host_ && !tt->shape.empty() && tt->shape[0] == dv && !in_.globals.count(dv))
+            in_.globals[dv] = Value::Int(P_);
+      }
+    for (size_t i = 0; i < entry_.params.size(); ++i) {
+      const Var* p = entry_.params[i];
+      auto it = inputs_.find(p->name_hint);
+      auto* tt = AsTensorTypeLike(p->type);
+      if (it == inputs_.end() || !tt) continue;
+      size_t lead = host_ ? 0 : 1;  // non-host entries take [P, ...] arrays
+      if (it->second.shape.size() == tt->shape.size() + lead)
+        for (size_t k = 0; k < tt->shape.size(); ++k)
+          binder_.Solve(tt->shape[k], it->second.shape[k + lead]);
+    }
+  }
+
+  void BindParam(size_t i) {
+    const Var* p = entry_.params[i];
+    ParamDirection dir = i < entry_.param_dirs.size() ? entry_.param_dirs[i] : ParamDirection::kIn;
+    auto it = inputs_.find(p->name_hint);
+    const HostArray* given = it == inputs_.end() ? nullptr : &it->second;
+    if (auto* st = As<ScalarType>(p->type)) return BindScalar(p, st, given);
+    auto* tt = AsTensorTypeLike(p->type);
+    if (!tt)
+      throw UserError{
+          fmt::format("parameter '{}' of entry '{}' has type {}, which pypto-run cannot bind "
+                      "from the command line",
+                      p->name_hint, entry_.name, TypeToString(p->type))};
+    std::vector<int64_t> shape;
+    for (const Expr* d : tt->shape) {
+      auto v = binder_.Dim(d);
+      if (!v)
+        throw UserError{
+            fmt::format("parameter '{}': cannot bind the dynamic dims of {} (give an input whose "
+                        "shape determines them)",
+                        p->name_hint, TypeToString(p->type))};
+      shape.push_back(*v);
+    }
+    bool window = tt->kind == NodeKind::kDistributedTensorType;
+    std::vector<int64_t> full = shape;
+    if (!host_) full.insert(full.begin(), P_);
+    std::vector<uint8_t> bytes = TensorBytes(p, tt->dtype, dir, window, full, given);
+    if (window)
+      BindWindow(p, tt->dtype, dir, shape, bytes);
+    else
+      BindTensor(p, tt->dtype, dir, shape, full, bytes);
+  }
+
+  void BindScalar(const Var* p, const ScalarType* st, const HostArray* given) {
+    if (!given || given->NumElements() != 1)
+      throw UserError{fmt::format("input '{}': expected a scalar {} (a 0-d .npy array){}",
+                                  p->name_hint, DTypeName(st->dtype),
+                                  given ? ", got shape " + ShapeString(given->shape) : "")};
+    double v = LoadElem(given->bytes.data(), given->dtype);
+    Value sv = CastScalar(Value::Float(v, DataType::kFP64), st->dtype);
+    args.push_back(sv);
+    for (auto& ra : rank_args) ra.push_back(sv);
+  }
+
+  // The initial bytes of a tensor parameter of shape `full`: the input checked
+  // against the parameter's type, else zeros (NaN poison for Out floats with
+  // --poison-nan, random values with --inputs-random).
+  std::vector<uint8_t> TensorBytes(const Var* p, DataType dt, ParamDirection dir, bool window,
+                                   const std::vector<int64_t>& full, const HostArray* given) {
+    if (given) {
+      bool dt_ok =
+          given->dtype == dt || (dt == DataType::kBF16 && given->dtype == DataType::kUInt16);
+      if (given->shape != full || !dt_ok)
+        throw UserError{fmt::format("input '{}': expected shape {} dtype {} ({}{}), got {} {}",
+                                    p->name_hint, ShapeString(full), DTypeName(dt),
+                                    TypeToString(p->type), binder_.Bindings(p->type),
+                                    ShapeString(given->shape), DTypeName(given->dtype))};
+    } else if (dir != ParamDirection::kOut && !window && !opts_.inputs_random) {
+      throw UserError{fmt::format(
+          "input '{}' is missing: expected shape {} dtype {} ({}{}); pass --input {}=FILE.npy",
+          p->name_hint, ShapeString(full), DTypeName(dt), TypeToString(p->type),
+          binder_.Bindings(p->type), p->name_hint)};
+    }
+    std::vector<uint8_t> bytes;
+    int64_t n = 1;
+    for (int64_t d : full) n *= d;
+    bytes.assign(static_cast<size_t>(n) * DTypeBytes(dt), 0);
+    if (given) {
+      bytes = given->bytes;
+    } else if (dir == ParamDirection::kOut) {
+      if (opts_.poison_nan && IsFloat(dt)) std::memset(bytes.data(), 0xff, bytes.size());
+    } else if (!window || opts_.inputs_random) {
+      if (opts_.inputs_random && !(window && dt == DataType::kInt32))
+        RandomFill(bytes, dt, opts_.inputs_seed, p->name_hint);
+    }
+    return bytes;
+  }
+
+  // A window parameter: one allocation, each rank's slice of `bytes` copied in.
+  void BindWindow(const Var* p, DataType dt, ParamDirection dir, const std::vector<int64_t>& shape,
+                  const std::vector<uint8_t>& bytes) {
+    int64_t per = 1;
+    for (int64_t d : shape) per *= d;
+    int64_t nb = per * DTypeBytes(dt);
+    int a = machine_.NewAllocation(p->name_hint, std::max<int64_t>(nb, 4), p->span);
+    for (int d = 0; d < P_; ++d)
+      std::memcpy(machine_.WindowBytes(a, d), bytes.data() + (host_ ? 0 : d * nb),
+                  static_cast<size_t>(nb));
+    auto t = std::make_shared<TensorVal>();
+    t->alloc = a;
+    t->dtype = dt;
+    t->shape = shape;
+    t->strides = PackedStrides(shape);
+    t->valid = shape;
+    t->name = p->name_hint;
+    args.push_back(Value::Of(t));
+    for (auto& ra : rank_args) ra.push_back(Value::Of(t));
+    if (dir != ParamDirection::kIn) outs.push_back({p->name_hint, Value::Of(t), true});
+  }
+
+  // A host tensor parameter; a non-host entry's ranks each see their row.
+  void BindTensor(const Var* p, DataType dt, ParamDirection dir, const std::vector<int64_t>& shape,
+                  const std::vector<int64_t>& full, const std::vector<uint8_t>& bytes) {
+    auto t = NewHostTensor(dt, full, p->name_hint);
+    std::memcpy(t->host->data, bytes.data(), bytes.size());
+    args.push_back(Value::Of(t));
+    if (!host_)
+      for (int d = 0; d < P_; ++d) {
+        auto s = std::make_shared<TensorVal>(*t);
+        s->shape = shape;
+        s->strides = PackedStrides(shape);
+        s->valid = shape;
+        s->offset = d * (full.empty() ? 0 : t->strides[0]);
+        rank_args[d].push_back(Value::Of(s));
+      }
+    if (dir != ParamDirection::kIn) outs.push_back({p->name_hint, Value::Of(t), false});
+  }
+
+  Interpreter& in_;
+  Machine& machine_;
+  const RunOptions& opts_;
+  const Program& program_;
+  const Function& entry_;
+  const std::map<std::string, HostArray>& inputs_;
+  const int P_;
+  const bool host_;
+  Binder binder_;
+};
+
+// Runs the entry on the host thread: a host orchestrator is called; any other
+// entry is queued as one task per rank. Simulation errors fail the machine.
+void RunEntry(Interpreter& in, Machine& machine, Scheduler& sched, Trace& trace,
+              const Function& entry, const EntryBinding& bound, int P) {
+  LogicalThread host_t;
+  host_t.tid = sched.NewTid();
+  host_t.name = "host";
+  trace.ThreadName(host_t.tid, "host");
+  sched.Start(host_t);
+  Exec hx(in, host_t);
+  std::vector<std::vector<Task>> queues(P);
+  hx.queues = &queues;
+  Frame top;
+  hx.frame = &top;
+  try {
+    if (entry.IsHostOrchestrator()) {
+      in.CallFunction(hx, entry, bound.args);
+    } else {
+      for (int d = 0; d < P; ++d) {
+        for (const Value& v : bound.rank_args[d]) machine.NoteDispatch(d, v);
+        Task t;
+        t.fn = &entry;
+        t.args = bound.rank_args[d];
+        t.clock = host_t.clock;
+        queues[d].push_back(std::move(t));
+      }
+    }
+    in.Flush(hx);
+  } catch (const Aborted&) {
+  } catch (const SimError& e) {
+    machine.Fail(in.RenderError(e.span, e.what()), e.exit_code);
+    sched.Abort();
+  }
+  sched.Finish(host_t);
+}
+
+// The exit code and report after a run: deadlock, machine failure, races,
+// leftover signals, residue reports, then --stats. Returns whether the run
+// finished cleanly (no deadlock, no failure), i.e. outputs are meaningful.
+bool ReportFindings(RunResult& res, Interpreter& in, Machine& machine, Scheduler& sched,
+                    const RaceDetector& races, const RunOptions& opts) {
+  std::string deadlock = sched.deadlock_report();
+  if (!deadlock.empty()) {
+    res.exit_code = 3;
+    res.report += deadlock;
+  } else if (machine.failed()) {
+    res.exit_code = machine.error_code();
+    res.report += machine.error_message();
+  }
+  for (const std::string& r : races.reports()) res.report += r + "\n";
+  if (races.found() && res.exit_code == 0) res.exit_code = 3;
+  if (opts.check_signals && deadlock.empty() && !machine.failed()) {
+    for (size_t a = 0; a < machine.NumAllocations(); ++a)
+      if (machine.alloc(static_cast<int>(a)).sync_signal)
+        in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
+  }
+  for (const std::string& r : in.residue_reports) res.report += r + "\n";
+  if (!in.residue_reports.empty() && res.exit_code == 0) res.exit_code = 1;
+  if (opts.stats) {
+    for (int d = 0; d < opts.ranks; ++d) {
+      RankStats& s = machine.stats()[d];
+      res.report += fmt::format(
+          "stats: rank {}: bytes_sent={} bytes_received={} notifies={} waits={} collectives={}\n",
+          d, s.bytes_sent.load(), s.bytes_received.load(), s.notifies.load(), s.waits.load(),
+          s.collectives.load());
+    }
+  }
+  return deadlock.empty() && !machine.failed();
+}
+
+void WriteTrace(RunResult& res, const Trace& trace, const std::string& path) {
+  std::ofstream f(path, std::ios::binary);
+  std::string j = trace.ToJson();
+  f.write(j.data(), static_cast<std::streamsize>(j.size()));
+  if (!f) {
+    res.report += "error: cannot write trace '" + path + "'\n";
+    if (res.exit_code == 0) res.exit_code = 1;
+  }
+}
+
 }  // namespace
 
 RunResult RunProgram(Context& ctx, const Program& program,
@@ -179,166 +446,13 @@ RunResult RunProgram(Context& ctx, const Program& program,
   races.SetSpanFormatter(fmt_span);
   races.SetWindowNamer([&machine](int a) { return machine.alloc(a).name; });
 
-  struct OutParam {
-    std::string name;
-    Value v;
-    bool world;
-  };
   std::vector<OutParam> outs;
   try {
     const Function* entry = FindEntry(program, opts.entry);
-    bool host = entry->IsHostOrchestrator();
-    Binder binder(in, P);
-    // World-shaped leading dims bind to --ranks; other dynamic dims from inputs.
-    for (const Var* p : entry->params)
-      if (auto* tt = AsTensorTypeLike(p->type)) {
-        if (!tt->shape.empty() && host && AsVarLike(tt->shape[0]) &&
-            !in.globals.count(AsVarLike(tt->shape[0])))
-          in.globals[AsVarLike(tt->shape[0])] = Value::Int(P);
-        for (const Var* dv : program.dynamic_dims)
-          if (!host && !tt->shape.empty() && tt->shape[0] == dv && !in.globals.count(dv))
-            in.globals[dv] = Value::Int(P);
-      }
-    for (size_t i = 0; i < entry->params.size(); ++i) {
-      const Var* p = entry->params[i];
-      auto it = inputs.find(p->name_hint);
-      auto* tt = AsTensorTypeLike(p->type);
-      if (it == inputs.end() || !tt) continue;
-      size_t lead = host ? 0 : 1;  // non-host entries take [P, ...] arrays
-      if (it->second.shape.size() == tt->shape.size() + lead)
-        for (size_t k = 0; k < tt->shape.size(); ++k)
-          binder.Solve(tt->shape[k], it->second.shape[k + lead]);
-    }
-    std::vector<Value> args;
-    std::vector<std::vector<Value>> rank_args(P);
-    for (size_t i = 0; i < entry->params.size(); ++i) {
-      const Var* p = entry->params[i];
-      ParamDirection dir =
-          i < entry->param_dirs.size() ? entry->param_dirs[i] : ParamDirection::kIn;
-      auto it = inputs.find(p->name_hint);
-      const HostArray* given = it == inputs.end() ? nullptr : &it->second;
-      if (auto* st = As<ScalarType>(p->type)) {
-        if (!given || given->NumElements() != 1)
-          throw UserError{fmt::format("input '{}': expected a scalar {} (a 0-d .npy array){}",
-                                      p->name_hint, DTypeName(st->dtype),
-                                      given ? ", got shape " + ShapeString(given->shape) : "")};
-        double v = LoadElem(given->bytes.data(), given->dtype);
-        Value sv = CastScalar(Value::Float(v, DataType::kFP64), st->dtype);
-        args.push_back(sv);
-        for (auto& ra : rank_args) ra.push_back(sv);
-        continue;
-      }
-      auto* tt = AsTensorTypeLike(p->type);
-      if (!tt)
-        throw UserError{
-            fmt::format("parameter '{}' of entry '{}' has type {}, which pypto-run cannot bind "
-                        "from the command line",
-                        p->name_hint, entry->name, TypeToString(p->type))};
-      std::vector<int64_t> shape;
-      for (const Expr* d : tt->shape) {
-        auto v = binder.Dim(d);
-        if (!v)
-          throw UserError{
-              fmt::format("parameter '{}': cannot bind the dynamic dims of {} (give an input whose "
-                          "shape determines them)",
-                          p->name_hint, TypeToString(p->type))};
-        shape.push_back(*v);
-      }
-      bool window = tt->kind == NodeKind::kDistributedTensorType;
-      std::vector<int64_t> full = shape;
-      if (!host) full.insert(full.begin(), P);
-      DataType dt = tt->dtype;
-      if (given) {
-        bool dt_ok =
-            given->dtype == dt || (dt == DataType::kBF16 && given->dtype == DataType::kUInt16);
-        if (given->shape != full || !dt_ok)
-          throw UserError{fmt::format("input '{}': expected shape {} dtype {} ({}{}), got {} {}",
-                                      p->name_hint, ShapeString(full), DTypeName(dt),
-                                      TypeToString(p->type), binder.Bindings(p->type),
-                                      ShapeString(given->shape), DTypeName(given->dtype))};
-      } else if (dir != ParamDirection::kOut && !window && !opts.inputs_random) {
-        throw UserError{fmt::format(
-            "input '{}' is missing: expected shape {} dtype {} ({}{}); pass --input {}=FILE.npy",
-            p->name_hint, ShapeString(full), DTypeName(dt), TypeToString(p->type),
-            binder.Bindings(p->type), p->name_hint)};
-      }
-      std::vector<uint8_t> bytes;
-      int64_t n = 1;
-      for (int64_t d : full) n *= d;
-      bytes.assign(static_cast<size_t>(n) * DTypeBytes(dt), 0);
-      if (given) {
-        bytes = given->bytes;
-      } else if (dir == ParamDirection::kOut) {
-        if (opts.poison_nan && IsFloat(dt)) std::memset(bytes.data(), 0xff, bytes.size());
-      } else if (!window || opts.inputs_random) {
-        if (opts.inputs_random && !(window && dt == DataType::kInt32))
-          RandomFill(bytes, dt, opts.inputs_seed, p->name_hint);
-      }
-      if (window) {
-        int64_t per = 1;
-        for (int64_t d : shape) per *= d;
-        int64_t nb = per * DTypeBytes(dt);
-        int a = machine.NewAllocation(p->name_hint, std::max<int64_t>(nb, 4), p->span);
-        for (int d = 0; d < P; ++d)
-          std::memcpy(machine.WindowBytes(a, d), bytes.data() + (host ? 0 : d * nb),
-                      static_cast<size_t>(nb));
-        auto t = std::make_shared<TensorVal>();
-        t->alloc = a;
-        t->dtype = dt;
-        t->shape = shape;
-        t->strides = PackedStrides(shape);
-        t->valid = shape;
-        t->name = p->name_hint;
-        args.push_back(Value::Of(t));
-        for (auto& ra : rank_args) ra.push_back(Value::Of(t));
-        if (dir != ParamDirection::kIn) outs.push_back({p->name_hint, Value::Of(t), true});
-        continue;
-      }
-      auto t = NewHostTensor(dt, full, p->name_hint);
-      std::memcpy(t->host->data, bytes.data(), bytes.size());
-      args.push_back(Value::Of(t));
-      if (!host)
-        for (int d = 0; d < P; ++d) {
-          auto s = std::make_shared<TensorVal>(*t);
-          s->shape = shape;
-          s->strides = PackedStrides(shape);
-          s->valid = shape;
-          s->offset = d * (full.empty() ? 0 : t->strides[0]);
-          rank_args[d].push_back(Value::Of(s));
-        }
-      if (dir != ParamDirection::kIn) outs.push_back({p->name_hint, Value::Of(t), false});
-    }
-
-    LogicalThread host_t;
-    host_t.tid = sched->NewTid();
-    host_t.name = "host";
-    trace.ThreadName(host_t.tid, "host");
-    sched->Start(host_t);
-    Exec hx(in, host_t);
-    std::vector<std::vector<Task>> queues(P);
-    hx.queues = &queues;
-    Frame top;
-    hx.frame = &top;
-    try {
-      if (host) {
-        in.CallFunction(hx, *entry, args);
-      } else {
-        for (int d = 0; d < P; ++d) {
-          for (const Value& v : rank_args[d]) machine.NoteDispatch(d, v);
-          Task t;
-          t.fn = entry;
-          t.args = rank_args[d];
-          t.clock = host_t.clock;
-          queues[d].push_back(std::move(t));
-        }
-      }
-      in.Flush(hx);
-    } catch (const Aborted&) {
-    } catch (const SimError& e) {
-      machine.Fail(in.RenderError(e.span, e.what()), e.exit_code);
-      sched->Abort();
-    }
-    sched->Finish(host_t);
+    EntryBinding bound(in, machine, opts, program, *entry, inputs);
+    bound.Bind();
+    outs = std::move(bound.outs);
+    RunEntry(in, machine, *sched, trace, *entry, bound, P);
   } catch (const UsageError& e) {
     res.exit_code = 2;
     res.report = "error: " + e.msg + "\n";
@@ -353,42 +467,9 @@ RunResult RunProgram(Context& ctx, const Program& program,
     return res;
   }
 
-  std::string deadlock = sched->deadlock_report();
-  if (!deadlock.empty()) {
-    res.exit_code = 3;
-    res.report += deadlock;
-  } else if (machine.failed()) {
-    res.exit_code = machine.error_code();
-    res.report += machine.error_message();
-  }
-  for (const std::string& r : races.reports()) res.report += r + "\n";
-  if (races.found() && res.exit_code == 0) res.exit_code = 3;
-  if (opts.check_signals && deadlock.empty() && !machine.failed()) {
-    for (size_t a = 0; a < machine.NumAllocations(); ++a)
-      if (machine.alloc(static_cast<int>(a)).sync_signal)
-        in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
-  }
-  for (const std::string& r : in.residue_reports) res.report += r + "\n";
-  if (!in.residue_reports.empty() && res.exit_code == 0) res.exit_code = 1;
-  if (opts.stats) {
-    for (int d = 0; d < P; ++d) {
-      RankStats& s = machine.stats()[d];
-      res.report += fmt::format(
-          "stats: rank {}: bytes_sent={} bytes_received={} notifies={} waits={} collectives={}\n",
-          d, s.bytes_sent.load(), s.bytes_received.load(), s.notifies.load(), s.waits.load(),
-          s.collectives.load());
-    }
-  }
-  if (!opts.trace_path.empty()) {
-    std::ofstream f(opts.trace_path, std::ios::binary);
-    std::string j = trace.ToJson();
-    f.write(j.data(), static_cast<std::streamsize>(j.size()));
-    if (!f) {
-      res.report += "error: cannot write trace '" + opts.trace_path + "'\n";
-      if (res.exit_code == 0) res.exit_code = 1;
-    }
-  }
-  if (deadlock.empty() && !machine.failed())
+  bool clean = ReportFindings(res, in, machine, *sched, races, opts);
+  if (!opts.trace_path.empty()) WriteTrace(res, trace, opts.trace_path);
+  if (clean)
     for (const OutParam& o : outs) res.outputs[o.name] = ToHost(*o.v.tensor, machine, o.world);
   return res;
 }

@@ -35,8 +35,7 @@ int Usage(const std::string& msg) {
 
 void ListPasses() {
   for (const passes::PassInfo& p : passes::AllPasses()) {
-    std::cout << p.name << (p.implemented() ? "" : " [not implemented]") << "\n    " << p.summary
-              << "\n    requires: " << p.required.ToString()
+    std::cout << p.name << "\n    " << p.summary << "\n    requires: " << p.required.ToString()
               << "; produces: " << p.produced.ToString() << "\n";
   }
 }
@@ -45,10 +44,7 @@ void ListPipelines() {
   for (const auto& n : passes::PipelineNames()) {
     std::cout << n << ":";
     std::vector<std::string> names = passes::NamedPipeline(n).value_or(std::vector<std::string>{});
-    for (const auto& p : names) {
-      const passes::PassInfo* info = passes::FindPass(p);
-      std::cout << " " << p << (info && info->implemented() ? "" : "[not implemented]");
-    }
+    for (const auto& p : names) std::cout << " " << p;
     std::cout << "\n";
   }
 }

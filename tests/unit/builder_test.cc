@@ -1,8 +1,11 @@
-// IRBuilder: constant folding, dtype promotion, op calls (and their failure
-// mode), and the statement-list stack behind For/If/While/scopes.
+// IRBuilder (against a private op registry, so it links the ir layer only):
+// constant folding, dtype promotion, op calls (and their failure mode), and the statement-list
+// stack behind For/If/While/scopes.
 #include "pypto/ir/builder.h"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 #include "irinfra_test_ops.h"
 #include "pypto/ir/verifier.h"

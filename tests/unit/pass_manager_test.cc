@@ -1,5 +1,5 @@
-// Pass manager: registry and pipeline resolution, property contracts, skip
-// warnings for unimplemented passes, verify-each catching a broken pass, and
+// Pass manager: registry and pipeline resolution, property contracts, the
+// log stream (timing table), verify-each catching a broken pass, and
 // the passes' results compared structurally (not by printed text).
 #include "pypto/passes/pass_manager.h"
 
@@ -84,8 +84,10 @@ TEST_CASE("registry lists every pass of the default pipeline", "[passes]") {
   CHECK((*names)[15] == "insert-comm-fence");
   CHECK((*names)[16] == "eliminate-early-returns");
   CHECK(names->back() == "simplify");
-  CHECK(FindPass("convert-to-ssa")->implemented());
-  CHECK(FindPass("lower-auto-vector-split")->implemented());
+  for (const PassInfo& p : AllPasses()) {
+    INFO(p.name);
+    CHECK(static_cast<bool>(p.create));
+  }
   CHECK(ProducerOf(IRProperty::kSSAForm)->name == "convert-to-ssa");
   CHECK(PipelineNames() == std::vector<std::string>{"default"});
 }
@@ -108,7 +110,7 @@ TEST_CASE("pipeline text resolution and usage errors", "[passes]") {
             0) == 0);
   CHECK_FALSE(ResolvePipeline("simplify,", &err));
   CHECK(err == "empty pass name in pipeline 'simplify,'; expected comma-separated pass names");
-  // Every registered pass is implemented now, so a single pass name resolves.
+  // A single pass name resolves.
   CHECK(ResolvePipeline("lower-auto-vector-split", &err));
 }
 
@@ -158,7 +160,7 @@ TEST_CASE("convert-to-ssa output is structurally the hand-written SSA form", "[p
   CHECK(log.str().empty());
 }
 
-TEST_CASE("named pipelines warn about skipped passes on the log stream", "[passes]") {
+TEST_CASE("named pipelines warn about nothing; the timing table goes to the log", "[passes]") {
   Context ctx;
   DiagnosticEngine diag(&ctx.sources());
   const Program* in = Parse(ctx, kSSA, diag);
@@ -169,10 +171,8 @@ TEST_CASE("named pipelines warn about skipped passes on the log stream", "[passe
   const Program* out = RunPipeline(ctx, *in, "default", opts, diag);
   REQUIRE(out != nullptr);
   std::string s = log.str();
-  CHECK(s.find("pass 'lower-composite-ops' is not implemented") == std::string::npos);
+  CHECK(s.find("warning") == std::string::npos);
   CHECK(s.find("  lower-composite-ops\n") != std::string::npos);
-  CHECK(s.find("'lower-auto-vector-split' is not implemented") == std::string::npos);
-  CHECK(s.find("'lower-l2-tensor-collectives' is not implemented") == std::string::npos);
   CHECK(s.find("  lower-auto-vector-split\n") != std::string::npos);
   CHECK(s.find("Pass execution timing report") != std::string::npos);
   CHECK(s.find("  insert-comm-fence\n") != std::string::npos);
@@ -193,12 +193,11 @@ TEST_CASE("verify-each reports a pass that breaks SSA", "[passes]") {
   CHECK(r.find("error: verification failed after pass 'break-ssa'") != std::string::npos);
 }
 
-TEST_CASE("every implemented pass is a no-op or idempotent on its own output", "[passes]") {
+TEST_CASE("every pass is a no-op or idempotent on its own output", "[passes]") {
   Context ctx;
   DiagnosticEngine diag(&ctx.sources());
   const Program* in = Parse(ctx, kSSA, diag);
   for (const PassInfo& p : AllPasses()) {
-    if (!p.implemented()) continue;
     const Program* once = p.create()->Run(ctx, *in, diag);
     REQUIRE(once != nullptr);
     const Program* twice = p.create()->Run(ctx, *once, diag);

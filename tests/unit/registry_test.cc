@@ -86,6 +86,9 @@ TEST_CASE("every registered op is fully described", "[registry]") {
   for (const OpDef* d : OpRegistry::Global().All()) {
     INFO(d->name);
     names.insert(d->name);
+    // Registered names are canonical: the printed `pl.` prefix is never part of
+    // one, so the emitter's and the executor's tables use them as they are.
+    CHECK(d->name.rfind("pl.", 0) != 0);
     CHECK_FALSE(d->doc.empty());
     CHECK_FALSE(d->category.empty());
     CHECK(static_cast<bool>(d->deduce));

@@ -91,8 +91,8 @@ def pipeline_names():
 
 
 def pass_names(implemented_only=False):
-    """Every known pass in default-pipeline order (only implemented ones when asked);
-    named pipelines skip unimplemented passes with a warning in ``pass_log``."""
+    """Every known pass in default-pipeline order. Every registered pass is
+    implemented, so ``implemented_only`` (kept for compatibility) changes nothing."""
     return _core.pass_names(implemented_only)
 
 

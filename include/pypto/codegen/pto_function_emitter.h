@@ -94,7 +94,6 @@ class PtoFunctionEmitter {
   const std::string& target_arch() const { return arch_; }
   // Reports `msg` at `span` and marks the function failed. Returns false.
   bool Error(Span span, std::string msg);
-  bool Failed() const { return failed_; }
 
   // Hoisted `arith.constant`s, named %c<v>_<type> (%cn<v> when negative).
   std::string Const(int64_t v, std::string_view type);
@@ -174,10 +173,8 @@ class PtoFunctionEmitter {
   bool EmitSignature();
   void BindResults(const std::vector<const ir::Var*>& rvs, const Frame& f, const std::string& res,
                    size_t n_carried, const std::vector<PtoBinding>& aliases);
-  bool EmitViews();
   bool EmitTensorView(PtoTensor& t);
   void EmitStmt(const ir::Stmt* s);
-  void EmitSeq(const ir::Stmt* s);
   void EmitAssign(const ir::AssignStmt* s);
   void EmitCall(const ir::Call* c, const ir::Var* result);
   void EmitFor(const ir::ForStmt* s);

@@ -10,11 +10,14 @@
 // run the caller's body callback, and append the finished compound statement.
 // `TakeBody()` closes the outermost list into a SeqStmt. All nodes get the
 // builder's current span (SetSpan), so built IR can still point at user text.
+// Ops are named by their handle (pypto/ops/ops.h: ops::kTileAdd is the op printed
+// `pl.tile.add`). This example is run verbatim by tests/unit/builder_example_test.cc:
 //
 //   IRBuilder b(ctx);
-//   const Function* f = b.BuildFunction({"k", FunctionType::kInCore}, {{"x", t}},
-//       [&](const std::vector<const Var*>& p) {
-//         const Var* y = b.Assign("y", b.Op("pl.tile.add", {p[0], p[0]}));
+//   const TileType* t = b.TileT(b.Shape({16, 64}), DataType::kFP32);
+//   const Function* f = b.BuildFunction(
+//       {"k", FunctionType::kInCore}, {{"x", t}}, [&](const std::vector<const Var*>& p) {
+//         const Var* y = b.Assign("y", b.Op(ops::kTileAdd, {p[0], p[0]}));
 //         b.Return({y});
 //       });
 #pragma once

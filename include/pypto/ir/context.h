@@ -53,8 +53,9 @@ class Context {
   // The interned TileType with exactly these fields (Exprs compared by
   // pointer), built only when there is none yet: the lookup itself copies
   // nothing, so deducers whose result type already exists allocate nothing.
-  // `view` may be null (no view); pass it in canonical form (see
-  // CanonicalTileView in op_utils.h) as Make<TileType> callers do.
+  // `view` may be null (no view); pass it in canonical form (a fully valid
+  // valid_shape cleared, no view when every field is default; see MakeTileType
+  // in op_utils.h) as Make<TileType> callers do.
   const TileType* InternTileType(const std::vector<const Expr*>& shape, DataType dtype,
                                  std::optional<MemorySpace> mem, const TileView* view) {
     return InternTile(shape, dtype, mem, view, nullptr);

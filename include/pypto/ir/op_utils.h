@@ -79,8 +79,6 @@ std::string MemStr(MemorySpace m);
 
 // ---- shaped-type accessors -----------------------------------------------------
 
-// Shape of a tensor (plain or distributed) or tile type; nullptr otherwise.
-const Shape* ShapeOf(const Type* t);
 // Element dtype of a tensor/tile/scalar type; nullopt otherwise.
 std::optional<DataType> DTypeOf(const Type* t);
 // Effective valid shape: the view's valid_shape when set, else the full shape.
@@ -118,7 +116,6 @@ const TensorType* MakeTensorType(Context& ctx, Shape shape, DataType dt,
 const TensorType* MakeTensorTypeLike(Context& ctx, const TensorType* like, Shape shape, DataType dt,
                                      std::optional<TensorView> view);
 // Canonical view: nullopt when every field is default for `shape`.
-std::optional<TileView> CanonicalTileView(const Shape& shape, TileView v);
 std::optional<TensorView> CanonicalTensorView(const Shape& shape, TensorView v);
 // A MakeTuple of INDEX constants / expressions typed TupleType of their types.
 const MakeTuple* MakeIndexTuple(Context& ctx, const std::vector<int64_t>& values, Span s = {});

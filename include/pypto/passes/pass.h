@@ -25,9 +25,7 @@ class Pass {
                                  DiagnosticEngine& diag) = 0;
 };
 
-// One entry of the pass registry. `create` is null for passes that are part of
-// the design (and of the default pipeline) but not implemented yet: pipelines
-// skip them with a warning, explicit requests for them are errors.
+// One entry of the pass registry: the pass's name, contract and factory.
 struct PassInfo {
   std::string name;     // "convert-to-ssa"
   std::string summary;  // one line for --list-passes
@@ -35,7 +33,6 @@ struct PassInfo {
   PropertySet produced;
   PropertySet invalidated;
   std::function<std::unique_ptr<Pass>()> create;
-  bool implemented() const { return static_cast<bool>(create); }
 };
 
 // Every known pass, in default-pipeline order (simplify once).

@@ -2,8 +2,7 @@
 // required properties first, and optionally verifying, round-tripping (print ->
 // parse -> StructuralEqual, and print again -> identical text), printing the IR
 // and timing after each pass. Pipelines are text: "a,b,c" or a named pipeline
-// ("default"). Named pipelines may contain passes that are not implemented yet:
-// they are skipped with a warning on the log stream, never silently.
+// ("default").
 #pragma once
 
 #include <iosfwd>
@@ -25,12 +24,11 @@ struct PassManagerOptions {
   std::vector<std::string> print_after;  // pass names whose output is printed
   bool print_after_all = false;
   bool time_passes = false;  // timing table on the log stream after the run
-  // Where printed IR, timing tables and skip warnings go (nullptr = std::cerr).
+  // Where printed IR and timing tables go (nullptr = std::cerr).
   std::ostream* log = nullptr;
 };
 
-// One resolved pipeline: the passes to run in order (missing ones included so
-// the runner can warn about them) and where it came from.
+// One resolved pipeline: the passes to run in order and where it came from.
 struct PipelineSpec {
   std::string name;  // "default" for a named pipeline, "" for an explicit list
   std::vector<const PassInfo*> passes;
@@ -43,13 +41,11 @@ std::optional<std::vector<std::string>> NamedPipeline(std::string_view name);
 
 // Resolves "default" (a named pipeline) or "a,b,c" (explicit pass names). On
 // failure returns nullopt and sets `error` to a usage message that lists the
-// valid names (unknown pass or pipeline, empty entry, explicit request for an
-// unimplemented pass).
+// valid names (unknown pass or pipeline, empty entry).
 std::optional<PipelineSpec> ResolvePipeline(std::string_view text, std::string* error);
 
-// Static property check of a pipeline starting from properties `initial`
-// (skipped missing passes produce nothing). Returns "" when every implemented
-// pass's requirements are met, else "pass X requires property P, produced by
+// Static property check of a pipeline starting from properties `initial`.
+// Returns "" when every pass's requirements are met, else "pass X requires property P, produced by
 // pass Y; add it earlier in the pipeline".
 std::string CheckPipelineProperties(const PipelineSpec& spec, PropertySet initial);
 

@@ -48,9 +48,7 @@ class PropertySet {
     for (IRProperty p : ps) bits_ |= Bit(p);
   }
   constexpr bool Has(IRProperty p) const { return (bits_ & Bit(p)) != 0; }
-  constexpr bool Empty() const { return bits_ == 0; }
   constexpr void Add(IRProperty p) { bits_ |= Bit(p); }
-  constexpr void Remove(IRProperty p) { bits_ &= ~Bit(p); }
   constexpr PropertySet& operator|=(PropertySet o) {
     bits_ |= o.bits_;
     return *this;

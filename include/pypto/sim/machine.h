@@ -93,7 +93,6 @@ class Machine {
   int NewAllocation(const std::string& name, int64_t bytes, Span span);
   Allocation& alloc(int id) { return *allocs_[id]; }
   size_t NumAllocations() const { return allocs_.size(); }
-  int FindAllocation(const std::string& name) const;  // -1 when absent
   uint8_t* WindowBytes(int alloc, int device) { return allocs_[alloc]->mem[device]; }
 
   // Records that `v` (possibly a tuple) was dispatched to `device`.

@@ -277,6 +277,174 @@ void Lowerer::LowerWhileForm(const PyStmt* s, const PyExpr* it, std::vector<cons
   out->push_back(ctx_.Make<WhileStmt>(cond, std::move(ias), body, std::move(rvs), s->span));
 }
 
+// The body of a with-scope; a pl.yield_ inside it does not yield to an
+// enclosing if / loop.
+const Stmt* Lowerer::LowerScopeBody(const PyStmt* s) {
+  YieldTargets* saved = yield_ctx_;
+  yield_ctx_ = nullptr;
+  const Stmt* b = LowerBlock(s->body, s->span);
+  yield_ctx_ = saved;
+  return b;
+}
+
+// `with pl.at(level=..., role=..., split=..., deps=[...]) [as t]:` (and the
+// older `pl.incore()`): an InCoreScopeStmt at CORE_GROUP level (a task), else
+// a HierarchyScopeStmt.
+void Lowerer::LowerAtScope(const PyStmt* s, const std::string& head,
+                           std::vector<const Stmt*>* out) {
+  const PyExpr* it = s->value;
+  bool ok = true;
+  AttrList attrs;
+  std::optional<Level> level;
+  if (head == "pl.incore") level = Level::kCoreGroup;
+  std::optional<Role> role;
+  SplitMode split = SplitMode::kNone;
+  if (it->kind == EK::kCall && !it->items.empty()) {
+    Error(it->items[0]->span,
+          fmt::format("{}: takes keyword arguments only (level=, role=)", head));
+    ok = false;
+  }
+  if (it->kind == EK::kCall) {
+    for (const Keyword& kw : it->kwargs) {
+      auto ev = EnumOf(kw.value);
+      if (kw.name == "level" || kw.name == "role" || kw.name == "split") {
+        EnumKind want = kw.name == "level"  ? EnumKind::kLevel
+                        : kw.name == "role" ? EnumKind::kRole
+                                            : EnumKind::kSplitMode;
+        if (!ev || ev->first != want) {
+          Error(kw.value->span,
+                fmt::format("{}: {}= must be a {} value", head, kw.name, GetEnumDesc(want).prefix));
+          ok = false;
+        } else if (kw.name == "level") {
+          level = static_cast<Level>(ev->second);
+        } else if (kw.name == "role") {
+          role = static_cast<Role>(ev->second);
+        } else {
+          split = static_cast<SplitMode>(ev->second);
+        }
+      } else if (kw.name == "deps") {
+        ok &= LowerTaskDeps(kw.value, &attrs);
+      } else if (auto a = LowerAttr(kw.value, nullptr)) {
+        attrs.push_back({kw.name, *a});
+      } else {
+        ok = false;
+      }
+    }
+  }
+  if (!level && ok) {
+    Error(it->span, "pl.at: missing level=, e.g. pl.at(level=pl.Level.CORE_GROUP)");
+    ok = false;
+  }
+  if (ok && *level == Level::kCoreGroup && role) {
+    Error(it->span, "pl.at: role= is not allowed with level=pl.Level.CORE_GROUP");
+    ok = false;
+  }
+  if (ok && *level != Level::kCoreGroup && split != SplitMode::kNone) {
+    Error(it->span, "pl.at: split= is only allowed with level=pl.Level.CORE_GROUP");
+    ok = false;
+  }
+  bool has_deps = FindAttr(attrs, "deps") != nullptr;
+  if (ok && *level != Level::kCoreGroup && (s->target || has_deps)) {
+    Error(s->target ? s->target->span : it->span,
+          "pl.at: only level=pl.Level.CORE_GROUP scopes are tasks; `as name` and deps= are "
+          "not allowed on other levels");
+    ok = false;
+  }
+  const Stmt* body = LowerScopeBody(s);
+  // The task id is bound after the body (a task cannot depend on itself).
+  if (ok && s->target) ok &= LowerTaskTarget(s->target, &attrs);
+  if (!ok) return;
+  if (*level == Level::kCoreGroup)
+    out->push_back(ctx_.Make<InCoreScopeStmt>(body, split, std::move(attrs), s->span));
+  else
+    out->push_back(ctx_.Make<HierarchyScopeStmt>(body, *level, role, std::move(attrs), s->span));
+}
+
+// `with pl.spmd(core_num, sync_start=...):`.
+void Lowerer::LowerSpmdScope(const PyStmt* s, std::vector<const Stmt*>* out) {
+  const PyExpr* it = s->value;
+  bool ok = true;
+  AttrList attrs;
+  const PyExpr* n = it->items.size() == 1 ? it->items[0] : nullptr;
+  bool sync = false;
+  for (const Keyword& kw : it->kwargs) {
+    if (kw.name == "core_num" && !n) {
+      n = kw.value;
+    } else if (kw.name == "sync_start" && kw.value->kind == EK::kBool) {
+      sync = kw.value->bval;
+    } else if (auto a = LowerAttr(kw.value, nullptr)) {
+      attrs.push_back({kw.name, *a});
+    } else {
+      ok = false;
+    }
+  }
+  const Expr* cn = nullptr;
+  if (!n || it->items.size() > 1) {
+    Error(it->span, "pl.spmd: expected the core count, e.g. pl.spmd(4)");
+    ok = false;
+  } else {
+    cn = LowerScalar(n, "pl.spmd core count");
+    ok &= cn != nullptr;
+  }
+  const Stmt* body = LowerScopeBody(s);
+  if (ok) out->push_back(ctx_.Make<SpmdScopeStmt>(body, cn, sync, std::move(attrs), s->span));
+}
+
+// `with pld.comm_domain(name=, devices=[...], slots=[...]):`.
+void Lowerer::LowerCommDomainScope(const PyStmt* s, std::vector<const Stmt*>* out) {
+  const PyExpr* it = s->value;
+  bool ok = true;
+  AttrList attrs;
+  std::string name;
+  std::vector<int64_t> devices;
+  std::vector<std::string> slots;
+  if (!it->items.empty()) {
+    Error(it->items[0]->span, "pld.comm_domain: takes keyword arguments only (devices=, slots=)");
+    ok = false;
+  }
+  for (const Keyword& kw : it->kwargs) {
+    auto c = EvalConst(kw.value, false);
+    if (kw.name == "name" && c && c->k == ConstVal::K::kStr) {
+      name = c->s;
+    } else if (kw.name == "devices" && c && c->k == ConstVal::K::kList) {
+      for (const ConstVal& d : c->list) {
+        if (d.k != ConstVal::K::kInt) ok = false;
+        devices.push_back(d.i);
+      }
+      if (!ok) Error(kw.value->span, "pld.comm_domain: devices= must be a list of integers");
+    } else if (kw.name == "slots" && c && c->k == ConstVal::K::kList) {
+      for (const ConstVal& d : c->list) {
+        if (d.k != ConstVal::K::kStr) ok = false;
+        slots.push_back(d.s);
+      }
+      if (!ok) Error(kw.value->span, "pld.comm_domain: slots= must be a list of strings");
+    } else if (kw.name == "name" || kw.name == "devices" || kw.name == "slots") {
+      Error(kw.value->span, fmt::format("pld.comm_domain: bad value for {}=", kw.name));
+      ok = false;
+    } else if (auto a = LowerAttr(kw.value, nullptr)) {
+      attrs.push_back({kw.name, *a});
+    } else {
+      ok = false;
+    }
+  }
+  const Stmt* body = LowerScopeBody(s);
+  if (ok)
+    out->push_back(ctx_.Make<CommDomainScopeStmt>(name, std::move(devices), std::move(slots), body,
+                                                  std::move(attrs), s->span));
+}
+
+// `with pl.manual_scope():`.
+void Lowerer::LowerManualScope(const PyStmt* s, std::vector<const Stmt*>* out) {
+  const PyExpr* it = s->value;
+  bool ok = true;
+  if (!it->items.empty() || !it->kwargs.empty()) {
+    Error(it->span, "pl.manual_scope: takes no arguments; write `with pl.manual_scope():`");
+    ok = false;
+  }
+  const Stmt* body = LowerScopeBody(s);
+  if (ok) out->push_back(ctx_.Make<ManualScopeStmt>(body, AttrList{}, s->span));
+}
+
 void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
   const PyExpr* it = s->value;
   std::string head = it->kind == EK::kCall ? DottedName(it->a) : DottedName(it);
@@ -287,159 +455,14 @@ void Lowerer::LowerWith(const PyStmt* s, std::vector<const Stmt*>* out) {
                                        head.empty() ? "with" : head));
     return;
   }
-  auto lower_body = [&]() {
-    YieldTargets* saved = yield_ctx_;
-    yield_ctx_ = nullptr;
-    const Stmt* b = LowerBlock(s->body, s->span);
-    yield_ctx_ = saved;
-    return b;
-  };
-  bool ok = true;
-  AttrList attrs;
-  if (head == "pl.at" || head == "pl.incore") {
-    std::optional<Level> level;
-    if (head == "pl.incore") level = Level::kCoreGroup;
-    std::optional<Role> role;
-    SplitMode split = SplitMode::kNone;
-    if (it->kind == EK::kCall && !it->items.empty()) {
-      Error(it->items[0]->span,
-            fmt::format("{}: takes keyword arguments only (level=, role=)", head));
-      ok = false;
-    }
-    if (it->kind == EK::kCall) {
-      for (const Keyword& kw : it->kwargs) {
-        auto ev = EnumOf(kw.value);
-        if (kw.name == "level" || kw.name == "role" || kw.name == "split") {
-          EnumKind want = kw.name == "level"  ? EnumKind::kLevel
-                          : kw.name == "role" ? EnumKind::kRole
-                                              : EnumKind::kSplitMode;
-          if (!ev || ev->first != want) {
-            Error(kw.value->span, fmt::format("{}: {}= must be a {} value", head, kw.name,
-                                              GetEnumDesc(want).prefix));
-            ok = false;
-          } else if (kw.name == "level") {
-            level = static_cast<Level>(ev->second);
-          } else if (kw.name == "role") {
-            role = static_cast<Role>(ev->second);
-          } else {
-            split = static_cast<SplitMode>(ev->second);
-          }
-        } else if (kw.name == "deps") {
-          ok &= LowerTaskDeps(kw.value, &attrs);
-        } else if (auto a = LowerAttr(kw.value, nullptr)) {
-          attrs.push_back({kw.name, *a});
-        } else {
-          ok = false;
-        }
-      }
-    }
-    if (!level && ok) {
-      Error(it->span, "pl.at: missing level=, e.g. pl.at(level=pl.Level.CORE_GROUP)");
-      ok = false;
-    }
-    if (ok && *level == Level::kCoreGroup && role) {
-      Error(it->span, "pl.at: role= is not allowed with level=pl.Level.CORE_GROUP");
-      ok = false;
-    }
-    if (ok && *level != Level::kCoreGroup && split != SplitMode::kNone) {
-      Error(it->span, "pl.at: split= is only allowed with level=pl.Level.CORE_GROUP");
-      ok = false;
-    }
-    bool has_deps = FindAttr(attrs, "deps") != nullptr;
-    if (ok && *level != Level::kCoreGroup && (s->target || has_deps)) {
-      Error(s->target ? s->target->span : it->span,
-            "pl.at: only level=pl.Level.CORE_GROUP scopes are tasks; `as name` and deps= are "
-            "not allowed on other levels");
-      ok = false;
-    }
-    const Stmt* body = lower_body();
-    // The task id is bound after the body (a task cannot depend on itself).
-    if (ok && s->target) ok &= LowerTaskTarget(s->target, &attrs);
-    if (!ok) return;
-    if (*level == Level::kCoreGroup)
-      out->push_back(ctx_.Make<InCoreScopeStmt>(body, split, std::move(attrs), s->span));
-    else
-      out->push_back(ctx_.Make<HierarchyScopeStmt>(body, *level, role, std::move(attrs), s->span));
-    return;
-  }
-  if (head == "pl.spmd" && it->kind == EK::kCall) {
-    const PyExpr* n = it->items.size() == 1 ? it->items[0] : nullptr;
-    bool sync = false;
-    for (const Keyword& kw : it->kwargs) {
-      if (kw.name == "core_num" && !n) {
-        n = kw.value;
-      } else if (kw.name == "sync_start" && kw.value->kind == EK::kBool) {
-        sync = kw.value->bval;
-      } else if (auto a = LowerAttr(kw.value, nullptr)) {
-        attrs.push_back({kw.name, *a});
-      } else {
-        ok = false;
-      }
-    }
-    const Expr* cn = nullptr;
-    if (!n || it->items.size() > 1) {
-      Error(it->span, "pl.spmd: expected the core count, e.g. pl.spmd(4)");
-      ok = false;
-    } else {
-      cn = LowerScalar(n, "pl.spmd core count");
-      ok &= cn != nullptr;
-    }
-    const Stmt* body = lower_body();
-    if (ok) out->push_back(ctx_.Make<SpmdScopeStmt>(body, cn, sync, std::move(attrs), s->span));
-    return;
-  }
-  if (head == "pld.comm_domain" && it->kind == EK::kCall) {
-    std::string name;
-    std::vector<int64_t> devices;
-    std::vector<std::string> slots;
-    if (!it->items.empty()) {
-      Error(it->items[0]->span, "pld.comm_domain: takes keyword arguments only (devices=, slots=)");
-      ok = false;
-    }
-    for (const Keyword& kw : it->kwargs) {
-      auto c = EvalConst(kw.value, false);
-      if (kw.name == "name" && c && c->k == ConstVal::K::kStr) {
-        name = c->s;
-      } else if (kw.name == "devices" && c && c->k == ConstVal::K::kList) {
-        for (const ConstVal& d : c->list) {
-          if (d.k != ConstVal::K::kInt) ok = false;
-          devices.push_back(d.i);
-        }
-        if (!ok) Error(kw.value->span, "pld.comm_domain: devices= must be a list of integers");
-      } else if (kw.name == "slots" && c && c->k == ConstVal::K::kList) {
-        for (const ConstVal& d : c->list) {
-          if (d.k != ConstVal::K::kStr) ok = false;
-          slots.push_back(d.s);
-        }
-        if (!ok) Error(kw.value->span, "pld.comm_domain: slots= must be a list of strings");
-      } else if (kw.name == "name" || kw.name == "devices" || kw.name == "slots") {
-        Error(kw.value->span, fmt::format("pld.comm_domain: bad value for {}=", kw.name));
-        ok = false;
-      } else if (auto a = LowerAttr(kw.value, nullptr)) {
-        attrs.push_back({kw.name, *a});
-      } else {
-        ok = false;
-      }
-    }
-    const Stmt* body = lower_body();
-    if (ok)
-      out->push_back(ctx_.Make<CommDomainScopeStmt>(name, std::move(devices), std::move(slots),
-                                                    body, std::move(attrs), s->span));
-    return;
-  }
-  if (head == "pl.manual_scope" && it->kind == EK::kCall) {
-    if (!it->items.empty() || !it->kwargs.empty()) {
-      Error(it->span, "pl.manual_scope: takes no arguments; write `with pl.manual_scope():`");
-      ok = false;
-    }
-    const Stmt* body = lower_body();
-    if (ok) out->push_back(ctx_.Make<ManualScopeStmt>(body, AttrList{}, s->span));
-    return;
-  }
+  if (is_at) return LowerAtScope(s, head, out);
+  if (head == "pl.spmd" && it->kind == EK::kCall) return LowerSpmdScope(s, out);
+  if (head == "pld.comm_domain" && it->kind == EK::kCall) return LowerCommDomainScope(s, out);
+  if (head == "pl.manual_scope" && it->kind == EK::kCall) return LowerManualScope(s, out);
   Error(it->span,
         "a with statement must open pl.at(...), pl.spmd(...), pl.manual_scope() or "
         "pld.comm_domain(...)");
-  lower_body();
+  LowerScopeBody(s);
 }
 
 }  // namespace pypto::ir::parser

@@ -50,10 +50,6 @@ class Lowerer {
 
   // ---- shared helpers (used across the implementation files) ----
   void Error(Span s, std::string msg) { diag_.Error(s, std::move(msg)); }
-  bool Poisoned(const Expr* e) const {
-    auto* v = AsVarLike(e);
-    return v && poisoned_.count(v);
-  }
 
   // types.cc
   const Type* LowerType(const PyExpr* e);
@@ -157,7 +153,6 @@ class Lowerer {
  private:
   friend class StmtLowering;
   // parser.cc
-  void CollectModule(const std::vector<PyStmt*>& module, AstPool& pool);
   void AddFunction(const PyStmt* def, bool in_class);
   bool ApplyDecorator(const PyExpr* d, Function* f);
   void LowerSignature(size_t idx);
@@ -178,6 +173,12 @@ class Lowerer {
   void LowerWhileForm(const PyStmt* s, const PyExpr* iter, std::vector<const Stmt*>* out);
   void LowerIf(const PyStmt* s, std::vector<const Stmt*>* out);
   void LowerWith(const PyStmt* s, std::vector<const Stmt*>* out);
+  // control_flow.cc: LowerWith's scopes, and the body of any of them.
+  void LowerAtScope(const PyStmt* s, const std::string& head, std::vector<const Stmt*>* out);
+  void LowerSpmdScope(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerCommDomainScope(const PyStmt* s, std::vector<const Stmt*>* out);
+  void LowerManualScope(const PyStmt* s, std::vector<const Stmt*>* out);
+  const Stmt* LowerScopeBody(const PyStmt* s);
   // task_scopes.cc: `deps=[a, b]` of a pl.at task and its `as t` target.
   bool LowerTaskDeps(const PyExpr* deps, AttrList* attrs);
   bool LowerTaskTarget(const PyExpr* target, AttrList* attrs);

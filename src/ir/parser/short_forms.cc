@@ -126,172 +126,167 @@ void Lowerer::ImplicitStoreShapes(const PyExpr* call, std::vector<const Expr*>* 
       ctx_.Make<MakeTuple>(std::move(dims), ctx_.Make<TupleType>(std::move(types)), call->span));
 }
 
-const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call, bool* handled) {
-  *handled = true;
+namespace {
+
+// pl.const(value, dtype): a literal of the given dtype.
+const Expr* LowerConst(Lowerer& lw, const PyExpr* call) {
   Span s = call->span;
-  if (name == "pl.const") {
-    const PyExpr* val = call->items.size() > 0 ? call->items[0] : nullptr;
-    const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
-    for (const Keyword& kw : call->kwargs) {
-      if (kw.name == "dtype" && !dte)
-        dte = kw.value;
-      else if (kw.name == "value" && !val)
-        val = kw.value;
-      else {
-        Error(kw.span, fmt::format("pl.const: unexpected keyword '{}'", kw.name));
-        return nullptr;
-      }
-    }
-    if (!val || !dte || call->items.size() > 2) {
-      Error(s, "pl.const: expected a literal value and a dtype, e.g. pl.const(1, pl.INT32)");
+  const PyExpr* val = call->items.size() > 0 ? call->items[0] : nullptr;
+  const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
+  for (const Keyword& kw : call->kwargs) {
+    if (kw.name == "dtype" && !dte)
+      dte = kw.value;
+    else if (kw.name == "value" && !val)
+      val = kw.value;
+    else {
+      lw.Error(kw.span, fmt::format("pl.const: unexpected keyword '{}'", kw.name));
       return nullptr;
     }
-    auto c = EvalConst(val, true);
-    auto dt = DTypeOf(dte);
-    if (!dt) Error(dte->span, ExpectedDType("pl.const", dte, "pl.INT32"));
-    if (!c || !dt) return nullptr;
-    if (*dt == DataType::kBool && c->k == ConstVal::K::kBool) return ctx_.Bool(c->b, s);
-    if (c->k == ConstVal::K::kInt && IsFloat(*dt)) return ctx_.Float(double(c->i), *dt, s);
-    if (c->k == ConstVal::K::kInt && *dt != DataType::kBool) return ctx_.Int(c->i, *dt, s);
-    if (c->k == ConstVal::K::kFloat && IsFloat(*dt)) return ctx_.Float(c->f, *dt, s);
-    Error(val->span, fmt::format("pl.const: value cannot be given dtype pl.{}", DTypeName(*dt)));
+  }
+  if (!val || !dte || call->items.size() > 2) {
+    lw.Error(s, "pl.const: expected a literal value and a dtype, e.g. pl.const(1, pl.INT32)");
     return nullptr;
   }
+  auto c = lw.EvalConst(val, true);
+  auto dt = lw.DTypeOf(dte);
+  if (!dt) lw.Error(dte->span, lw.ExpectedDType("pl.const", dte, "pl.INT32"));
+  if (!c || !dt) return nullptr;
+  Context& ctx = lw.ctx_;
+  if (*dt == DataType::kBool && c->k == ConstVal::K::kBool) return ctx.Bool(c->b, s);
+  if (c->k == ConstVal::K::kInt && IsFloat(*dt)) return ctx.Float(double(c->i), *dt, s);
+  if (c->k == ConstVal::K::kInt && *dt != DataType::kBool) return ctx.Int(c->i, *dt, s);
+  if (c->k == ConstVal::K::kFloat && IsFloat(*dt)) return ctx.Float(c->f, *dt, s);
+  lw.Error(val->span, fmt::format("pl.const: value cannot be given dtype pl.{}", DTypeName(*dt)));
+  return nullptr;
+}
 
-  // Upstream's `pl.array.create(extent, dtype)` passes the dtype positionally;
-  // it is the dtype= keyword of array.create (always handled here, so neither
-  // spelling is cached as a plain op).
-  if (name == "pl.array.create") {
-    const OpDef* op = FindOpOrReport(name, s);
-    if (!op) return nullptr;
-    if (call->items.size() == 2 && DTypeOf(call->items[1])) {
-      const Expr* n = LowerArg(call->items[0]);
-      if (!n) return nullptr;
-      return BuildOpCall(*op, {n}, call, {}, {{"dtype", Attr::DType(*DTypeOf(call->items[1]))}});
-    }
-    std::vector<const Expr*> pos;
-    if (!LowerPositional(call, &pos)) return nullptr;
-    return BuildOpCall(*op, std::move(pos), call);
+// Upstream's `pl.array.create(extent, dtype)` passes the dtype positionally;
+// it is the dtype= keyword of array.create (always handled here, so neither
+// spelling is cached as a plain op).
+const Expr* LowerArrayCreate(Lowerer& lw, const std::string& name, const PyExpr* call) {
+  const OpDef* op = lw.FindOpOrReport(name, call->span);
+  if (!op) return nullptr;
+  if (call->items.size() == 2 && lw.DTypeOf(call->items[1])) {
+    const Expr* n = lw.LowerArg(call->items[0]);
+    if (!n) return nullptr;
+    return lw.BuildOpCall(*op, {n}, call, {},
+                          {{"dtype", Attr::DType(*lw.DTypeOf(call->items[1]))}});
   }
+  std::vector<const Expr*> pos;
+  if (!lw.LowerPositional(call, &pos)) return nullptr;
+  return lw.BuildOpCall(*op, std::move(pos), call);
+}
 
-  // Upstream's HOST form `pld.tensor.allgather(data, signal)`: every rank's chunk
-  // is pre-staged in its own row of the [NR, SIZE] window `data`, gathered in
-  // place, i.e. the three-operand op with data as both input and target.
-  if ((name == "pld.tensor.allgather" || name == "pld.allgather") && call->items.size() == 2 &&
-      call->kwargs.empty()) {
-    std::vector<const Expr*> pos;
-    if (!LowerPositional(call, &pos)) return nullptr;
-    pos.insert(pos.begin(), pos[0]);
-    return BuildOpCall(*OpRegistry::Global().Find("pld.tensor.allgather"), std::move(pos), call);
+// Upstream's HOST form `pld.tensor.allgather(data, signal)`: every rank's chunk
+// is pre-staged in its own row of the [NR, SIZE] window `data`, gathered in
+// place, i.e. the three-operand op with data as both input and target.
+const Expr* LowerInPlaceAllgather(Lowerer& lw, const PyExpr* call) {
+  std::vector<const Expr*> pos;
+  if (!lw.LowerPositional(call, &pos)) return nullptr;
+  pos.insert(pos.begin(), pos[0]);
+  return lw.BuildOpCall(*OpRegistry::Global().Find("pld.tensor.allgather"), std::move(pos), call);
+}
+
+// pl.cast(x, dtype): a scalar cast, or tile.cast / tensor.cast by the operand.
+const Expr* LowerCast(Lowerer& lw, const PyExpr* call) {
+  Span s = call->span;
+  const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
+  for (const Keyword& kw : call->kwargs)
+    if ((kw.name == "dtype" || kw.name == "target_type") && !dte) dte = kw.value;
+  if (call->items.empty() || !dte || call->items.size() > 2) {
+    lw.Error(s, "pl.cast: expected a value and a dtype, e.g. pl.cast(x, pl.INT32)");
+    return nullptr;
   }
-
-  if (name == "pl.cast") {
-    const PyExpr* dte = call->items.size() > 1 ? call->items[1] : nullptr;
+  auto dt = lw.DTypeOf(dte);
+  if (!dt) {
+    lw.Error(dte->span, lw.ExpectedDType("pl.cast", dte, "pl.INT32"));
+    return nullptr;
+  }
+  const Expr* x = lw.LowerExpr(call->items[0]);
+  if (!x) return nullptr;
+  if (Isa<ScalarType>(x->type)) {
     for (const Keyword& kw : call->kwargs)
-      if ((kw.name == "dtype" || kw.name == "target_type") && !dte) dte = kw.value;
-    if (call->items.empty() || !dte || call->items.size() > 2) {
-      Error(s, "pl.cast: expected a value and a dtype, e.g. pl.cast(x, pl.INT32)");
-      return nullptr;
-    }
-    auto dt = DTypeOf(dte);
-    if (!dt) {
-      Error(dte->span, ExpectedDType("pl.cast", dte, "pl.INT32"));
-      return nullptr;
-    }
-    const Expr* x = LowerExpr(call->items[0]);
-    if (!x) return nullptr;
-    if (Isa<ScalarType>(x->type)) {
-      for (const Keyword& kw : call->kwargs)
-        if (kw.name != "dtype" && kw.name != "target_type") {
-          Error(kw.span, fmt::format("pl.cast: unexpected keyword '{}' for a scalar", kw.name));
-          return nullptr;
-        }
-      return ctx_.Make<UnaryExpr>(UnaryOp::kCast, x, ctx_.Scalar(*dt), s);
-    }
-    std::string opname = Isa<TileType>(x->type) ? "tile.cast" : "tensor.cast";
-    const OpDef* op = OpRegistry::Global().Find(opname);
-    if (!op) {
-      Error(s, fmt::format("pl.cast of a {} is not supported ({} is not registered)",
-                           TypeToString(x->type), text::PrintedOpName(opname)));
-      return nullptr;
-    }
-    return BuildOpCall(*op, {x}, call, {"dtype", "target_type"},
-                       {{"target_type", Attr::DType(*dt)}});
-  }
-
-  static const std::pair<const char*, const char*> kRenames[] = {
-      {"pl.load", "pl.tile.load"},
-      {"pl.store", "pl.tile.store"},
-      {"pl.create_tensor", "pl.tensor.create"},
-      {"pl.create_tile", "pl.tile.create"},
-      {"pld.remote_load", "pld.tile.remote_load"},
-  };
-  for (const auto& [from, to] : kRenames) {
-    if (name != from) continue;
-    const OpDef* op = FindOpOrReport(to, s);
-    std::vector<const Expr*> pos;
-    if (!op || !LowerPositional(call, &pos)) return nullptr;
-    if (name == "pl.store") ImplicitStoreShapes(call, &pos);
-    return BuildOpCall(*op, std::move(pos), call);
-  }
-
-  if (name == "pl.min" || name == "pl.max" || name == "pl.abs" || name == "pl.read" ||
-      name == "pl.write" || name == "pld.remote_store") {
-    std::vector<const Expr*> pos;
-    if (!LowerPositional(call, &pos)) return nullptr;
-    const Expr* first = pos.empty() ? nullptr : pos[0];
-    if (name == "pl.abs") {
-      if (pos.size() == 1 && call->kwargs.empty() && Isa<ScalarType>(first->type))
-        return ctx_.Make<UnaryExpr>(UnaryOp::kAbs, first, first->type, s);
-      return DispatchByKind("abs", std::move(pos), call, s);
-    }
-    if (name == "pl.min" || name == "pl.max")
-      return DispatchByKind(name.substr(3), std::move(pos), call, s);
-    if (name == "pld.remote_store") {
-      bool tile = first && Isa<TileType>(first->type);
-      for (const Keyword& kw : call->kwargs) tile |= !first && kw.name == "src_tile";
-      const OpDef* op =
-          FindOpOrReport(tile ? "pld.tile.remote_store" : "pld.tensor.remote_store", s);
-      return op ? BuildOpCall(*op, std::move(pos), call) : nullptr;
-    }
-    if (!first) {
-      Error(s,
-            fmt::format("{}: expected the tile or tensor as the first positional argument", name));
-      return nullptr;
-    }
-    return DispatchByKind(name.substr(3), std::move(pos), call, s);
-  }
-
-  if (name == "pl.assemble") {
-    std::vector<const Expr*> pos;
-    if (!LowerPositional(call, &pos)) return nullptr;
-    // (target, source, offset); a tile source is stored into the region.
-    if (pos.size() >= 2 && Isa<TileType>(pos[1]->type)) {
-      if (pos.size() != 3 || !call->kwargs.empty()) {
-        Error(s,
-              "pl.assemble: with a tile source pass target, source and offset positionally "
-              "(it becomes pl.tile.store(source, offset, target))");
+      if (kw.name != "dtype" && kw.name != "target_type") {
+        lw.Error(kw.span, fmt::format("pl.cast: unexpected keyword '{}' for a scalar", kw.name));
         return nullptr;
       }
-      const OpDef* op = FindOpOrReport("pl.tile.store", s);
-      if (!op) return nullptr;
-      return MakeOpCall(
-          ctx_, *op, {pos[1], pos[2], pos[0]}, {}, {}, s, diag_,
-          {UseSpan(call->items[1]), UseSpan(call->items[2]), UseSpan(call->items[0])});
+    return lw.ctx_.Make<UnaryExpr>(UnaryOp::kCast, x, lw.ctx_.Scalar(*dt), s);
+  }
+  std::string opname = Isa<TileType>(x->type) ? "tile.cast" : "tensor.cast";
+  const OpDef* op = OpRegistry::Global().Find(opname);
+  if (!op) {
+    lw.Error(s, fmt::format("pl.cast of a {} is not supported ({} is not registered)",
+                            TypeToString(x->type), text::PrintedOpName(opname)));
+    return nullptr;
+  }
+  return lw.BuildOpCall(*op, {x}, call, {"dtype", "target_type"},
+                        {{"target_type", Attr::DType(*dt)}});
+}
+
+// A short name that is another op's spelling (pl.load -> pl.tile.load, ...).
+const Expr* LowerRenamed(Lowerer& lw, const std::string& name, const char* to, const PyExpr* call) {
+  const OpDef* op = lw.FindOpOrReport(to, call->span);
+  std::vector<const Expr*> pos;
+  if (!op || !lw.LowerPositional(call, &pos)) return nullptr;
+  if (name == "pl.store") lw.ImplicitStoreShapes(call, &pos);
+  return lw.BuildOpCall(*op, std::move(pos), call);
+}
+
+// pl.min / pl.max / pl.abs / pl.read / pl.write / pld.remote_store: the op (or
+// scalar expression) chosen by the first operand's kind.
+const Expr* LowerByFirstOperand(Lowerer& lw, const std::string& name, const PyExpr* call) {
+  Span s = call->span;
+  std::vector<const Expr*> pos;
+  if (!lw.LowerPositional(call, &pos)) return nullptr;
+  const Expr* first = pos.empty() ? nullptr : pos[0];
+  if (name == "pl.abs") {
+    if (pos.size() == 1 && call->kwargs.empty() && Isa<ScalarType>(first->type))
+      return lw.ctx_.Make<UnaryExpr>(UnaryOp::kAbs, first, first->type, s);
+    return lw.DispatchByKind("abs", std::move(pos), call, s);
+  }
+  if (name == "pl.min" || name == "pl.max")
+    return lw.DispatchByKind(name.substr(3), std::move(pos), call, s);
+  if (name == "pld.remote_store") {
+    bool tile = first && Isa<TileType>(first->type);
+    for (const Keyword& kw : call->kwargs) tile |= !first && kw.name == "src_tile";
+    const OpDef* op =
+        lw.FindOpOrReport(tile ? "pld.tile.remote_store" : "pld.tensor.remote_store", s);
+    return op ? lw.BuildOpCall(*op, std::move(pos), call) : nullptr;
+  }
+  if (!first) {
+    lw.Error(s,
+             fmt::format("{}: expected the tile or tensor as the first positional argument", name));
+    return nullptr;
+  }
+  return lw.DispatchByKind(name.substr(3), std::move(pos), call, s);
+}
+
+// pl.assemble(target, source, offset): tensor.assemble; a tile source is
+// stored into the region.
+const Expr* LowerAssemble(Lowerer& lw, const PyExpr* call) {
+  Span s = call->span;
+  std::vector<const Expr*> pos;
+  if (!lw.LowerPositional(call, &pos)) return nullptr;
+  if (pos.size() >= 2 && Isa<TileType>(pos[1]->type)) {
+    if (pos.size() != 3 || !call->kwargs.empty()) {
+      lw.Error(s,
+               "pl.assemble: with a tile source pass target, source and offset positionally "
+               "(it becomes pl.tile.store(source, offset, target))");
+      return nullptr;
     }
-    const OpDef* op = FindOpOrReport("pl.tensor.assemble", s);
-    return op ? BuildOpCall(*op, std::move(pos), call) : nullptr;
+    const OpDef* op = lw.FindOpOrReport("pl.tile.store", s);
+    if (!op) return nullptr;
+    return MakeOpCall(lw.ctx_, *op, {pos[1], pos[2], pos[0]}, {}, {}, s, lw.diag_,
+                      {Lowerer::UseSpan(call->items[1]), Lowerer::UseSpan(call->items[2]),
+                       Lowerer::UseSpan(call->items[0])});
   }
+  const OpDef* op = lw.FindOpOrReport("pl.tensor.assemble", s);
+  return op ? lw.BuildOpCall(*op, std::move(pos), call) : nullptr;
+}
 
-  static const char* kElementwise[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
-  for (const char* base : kElementwise) {
-    if (name != std::string("pl.") + base) continue;
-    std::vector<const Expr*> pos;
-    if (!LowerPositional(call, &pos)) return nullptr;
-    return DispatchByKind(base, std::move(pos), call, s);
-  }
-
-  // Two-segment names that are not ops themselves: pick the family by operand kind.
+// Two-segment names that are not ops themselves: pick the family by operand
+// kind. Clears *handled (nothing reported) for a name this does not cover.
+const Expr* LowerByFamily(Lowerer& lw, const std::string& name, const PyExpr* call, bool* handled) {
   bool pld = name.rfind("pld.", 0) == 0;
   std::string base = name.substr(pld ? 4 : 3);
   std::string canonical = pld ? name : name.substr(3);
@@ -300,7 +295,7 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     return nullptr;
   }
   std::vector<const Expr*> pos;
-  bool ok = LowerPositional(call, &pos);
+  bool ok = lw.LowerPositional(call, &pos);
   const Expr* first = pos.empty() ? nullptr : pos[0];
   std::vector<std::string> fams;
   if (first && Isa<TileType>(first->type))
@@ -313,13 +308,51 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
     std::string cand = (pld ? "pld." : "") + fam + "." + base;
     if (const OpDef* op = OpRegistry::Global().Find(cand)) {
       if (!ok) return nullptr;
-      return BuildOpCall(*op, std::move(pos), call);
+      return lw.BuildOpCall(*op, std::move(pos), call);
     }
   }
-  std::string hint = SuggestOp(name);
-  Error(s, fmt::format("unknown op '{}'{}", name,
-                       hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
+  std::string hint = lw.SuggestOp(name);
+  lw.Error(call->span, fmt::format("unknown op '{}'{}", name,
+                                   hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
   return nullptr;
+}
+
+}  // namespace
+
+const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call, bool* handled) {
+  *handled = true;
+  if (name == "pl.const") return LowerConst(*this, call);
+  if (name == "pl.array.create") return LowerArrayCreate(*this, name, call);
+  if ((name == "pld.tensor.allgather" || name == "pld.allgather") && call->items.size() == 2 &&
+      call->kwargs.empty())
+    return LowerInPlaceAllgather(*this, call);
+  if (name == "pl.cast") return LowerCast(*this, call);
+
+  static const std::pair<const char*, const char*> kRenames[] = {
+      {"pl.load", "pl.tile.load"},
+      {"pl.store", "pl.tile.store"},
+      {"pl.create_tensor", "pl.tensor.create"},
+      {"pl.create_tile", "pl.tile.create"},
+      {"pld.remote_load", "pld.tile.remote_load"},
+  };
+  for (const auto& [from, to] : kRenames)
+    if (name == from) return LowerRenamed(*this, name, to, call);
+
+  if (name == "pl.min" || name == "pl.max" || name == "pl.abs" || name == "pl.read" ||
+      name == "pl.write" || name == "pld.remote_store")
+    return LowerByFirstOperand(*this, name, call);
+
+  if (name == "pl.assemble") return LowerAssemble(*this, call);
+
+  static const char* kElementwise[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
+  for (const char* base : kElementwise) {
+    if (name != std::string("pl.") + base) continue;
+    std::vector<const Expr*> pos;
+    if (!LowerPositional(call, &pos)) return nullptr;
+    return DispatchByKind(base, std::move(pos), call, call->span);
+  }
+
+  return LowerByFamily(*this, name, call, handled);
 }
 
 }  // namespace pypto::ir::parser

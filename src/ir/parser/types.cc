@@ -277,178 +277,222 @@ struct ShapeParse {
   }
 };
 
+// The pieces of a subscripted type annotation `head[items...]`, shared by the
+// per-head lowerings below.
+struct TypeArgs {
+  Lowerer* lw;
+  const PyExpr* e;  // the whole annotation (its span is where "missing" errors go)
+  const std::vector<const PyExpr*>& items;
+
+  // items[i] as an element dtype, reporting `what: missing ...` / `expected a dtype`.
+  std::optional<DataType> DTypeAt(size_t i, const char* what) const {
+    if (i >= items.size()) {
+      lw->Error(e->span, fmt::format("{}: missing the element dtype (e.g. pl.FP32)", what));
+      return std::nullopt;
+    }
+    auto dt = lw->DTypeOf(items[i]);
+    if (!dt) lw->Error(items[i]->span, lw->ExpectedDType(what, items[i]));
+    return dt;
+  }
+};
+
+// `pl.Ptr`, `pld.CommCtx`, `pl.FP32` (a scalar), ... : a type written as a name.
+const Type* LowerNamedType(Lowerer& lw, const PyExpr* e) {
+  std::string n = DottedName(e);
+  if (n == "pl.Ptr") return lw.ctx_.Ptr();
+  if (n == "pld.CommCtx" || n == "pld.CommCtxType") return lw.ctx_.CommCtx();
+  if (n == "pld.WindowBufferType" || n == "pld.WindowBuffer") return lw.ctx_.WindowBuffer();
+  if (n == "pl.UnknownType") return lw.ctx_.Unknown();
+  if (auto dt = lw.DTypeOf(e)) return lw.ctx_.Scalar(*dt);
+  lw.Error(e->span, fmt::format("unknown type '{}'; expected pl.Scalar[...], pl.Tensor[...], "
+                                "pld.DistributedTensor[...], pl.Tile[...], pl.Tuple[...], pl.Ptr, "
+                                "pld.CommCtx, pld.WindowBufferType or pl.UnknownType",
+                                n.empty() ? "<expression>" : n));
+  return nullptr;
+}
+
+const Type* LowerScalarType(const TypeArgs& a) {
+  if (a.items.size() != 1) {
+    a.lw->Error(a.e->span, "pl.Scalar: expected exactly one dtype, e.g. pl.Scalar[pl.INT32]");
+    return nullptr;
+  }
+  auto dt = a.DTypeAt(0, "pl.Scalar");
+  return dt ? a.lw->ctx_.Scalar(*dt) : nullptr;
+}
+
+// `pl.TensorView(stride=, layout=, valid_shape=, pad=)`; clears sp.ok on errors.
+TensorView LowerTensorView(ShapeParse& sp, const PyExpr* x) {
+  Lowerer* lw = sp.lw;
+  TensorView v;
+  for (const Keyword& kw : x->kwargs) {
+    if (kw.name == "stride")
+      v.stride = sp.Shape(kw.value, "TensorView stride");
+    else if (kw.name == "valid_shape")
+      v.valid_shape = sp.Shape(kw.value, "TensorView valid_shape");
+    else if (kw.name == "layout" || kw.name == "pad") {
+      auto ev = lw->EnumOf(kw.value);
+      EnumKind want = kw.name == "layout" ? EnumKind::kTensorLayout : EnumKind::kPadValue;
+      if (!ev || ev->first != want) {
+        lw->Error(kw.value->span, fmt::format("pl.TensorView: '{}' must be a {} value", kw.name,
+                                              GetEnumDesc(want).prefix));
+        sp.ok = false;
+      } else if (kw.name == "layout") {
+        v.layout = static_cast<TensorLayout>(ev->second);
+      } else {
+        v.pad = static_cast<PadValue>(ev->second);
+      }
+    } else {
+      lw->Error(kw.span, fmt::format("pl.TensorView: unknown field '{}' (expected stride, "
+                                     "layout, valid_shape, pad)",
+                                     kw.name));
+      sp.ok = false;
+    }
+  }
+  if (!x->items.empty()) {
+    lw->Error(x->span, "pl.TensorView: fields must be given by keyword");
+    sp.ok = false;
+  }
+  return v;
+}
+
+// `pl.Tensor[shape, dtype, view?]` / `pld.DistributedTensor[shape, dtype, view?,
+// "window_buffer=NAME"?]`.
+const Type* LowerTensorType(const TypeArgs& a, bool dist) {
+  Lowerer* lw = a.lw;
+  const auto& items = a.items;
+  ShapeParse sp{lw};
+  const char* what = dist ? "pld.DistributedTensor" : "pl.Tensor";
+  if (items.empty()) {
+    lw->Error(a.e->span, fmt::format("{}: expected [shape, dtype]", what));
+    return nullptr;
+  }
+  std::vector<const Expr*> shape = sp.Shape(items[0], what);
+  auto dt = a.DTypeAt(1, what);
+  std::optional<TensorView> view;
+  std::string wb;
+  for (size_t i = 2; i < items.size(); ++i) {
+    const PyExpr* x = items[i];
+    if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TensorView")) {
+      view = LowerTensorView(sp, x);
+    } else if (dist && x->kind == EK::kString && x->str.rfind("window_buffer=", 0) == 0) {
+      wb = x->str.substr(14);
+    } else {
+      lw->Error(x->span,
+                fmt::format("{}: unexpected type argument; expected pl.TensorView(...)", what));
+      sp.ok = false;
+    }
+  }
+  if (!sp.ok || !dt) return nullptr;
+  if (dist) return lw->ctx_.Make<DistributedTensorType>(std::move(shape), *dt, std::move(view), wb);
+  return lw->ctx_.Make<TensorType>(std::move(shape), *dt, std::move(view));
+}
+
+// `pl.TileView(valid_shape=, blayout=, slayout=, fractal=, pad=)`; clears sp.ok on errors.
+TileView LowerTileView(ShapeParse& sp, const PyExpr* x) {
+  Lowerer* lw = sp.lw;
+  TileView v;
+  for (const Keyword& kw : x->kwargs) {
+    if (kw.name == "valid_shape") {
+      v.valid_shape = sp.Shape(kw.value, "TileView valid_shape");
+    } else if (kw.name == "fractal") {
+      auto c = lw->EvalConst(kw.value, false);
+      if (!c || c->k != ConstVal::K::kInt) {
+        lw->Error(kw.value->span, "pl.TileView: 'fractal' must be an integer constant");
+        sp.ok = false;
+      } else {
+        v.fractal = c->i;
+      }
+    } else if (kw.name == "blayout" || kw.name == "slayout" || kw.name == "pad") {
+      auto ev = lw->EnumOf(kw.value);
+      EnumKind want = kw.name == "pad" ? EnumKind::kPadValue : EnumKind::kTileLayout;
+      if (!ev || ev->first != want) {
+        lw->Error(kw.value->span, fmt::format("pl.TileView: '{}' must be a {} value", kw.name,
+                                              GetEnumDesc(want).prefix));
+        sp.ok = false;
+      } else if (kw.name == "pad") {
+        v.pad = static_cast<PadValue>(ev->second);
+      } else if (kw.name == "blayout") {
+        v.blayout = static_cast<TileLayout>(ev->second);
+      } else {
+        v.slayout = static_cast<TileLayout>(ev->second);
+      }
+    } else {
+      lw->Error(kw.span, fmt::format("pl.TileView: unknown field '{}' (expected valid_shape, "
+                                     "blayout, slayout, fractal, pad)",
+                                     kw.name));
+      sp.ok = false;
+    }
+  }
+  return v;
+}
+
+// `pl.Tile[shape, dtype, memory space?, view?]`.
+const Type* LowerTileType(const TypeArgs& a) {
+  Lowerer* lw = a.lw;
+  const auto& items = a.items;
+  ShapeParse sp{lw};
+  if (items.empty()) {
+    lw->Error(a.e->span, "pl.Tile: expected [shape, dtype]");
+    return nullptr;
+  }
+  std::vector<const Expr*> shape = sp.Shape(items[0], "pl.Tile");
+  auto dt = a.DTypeAt(1, "pl.Tile");
+  std::optional<MemorySpace> mem;
+  std::optional<TileView> view;
+  for (size_t i = 2; i < items.size(); ++i) {
+    const PyExpr* x = items[i];
+    if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TileView")) {
+      view = LowerTileView(sp, x);
+      continue;
+    }
+    auto ev = lw->EnumOf(x);
+    if (ev && ev->first == EnumKind::kMemorySpace && !mem && !view) {
+      mem = static_cast<MemorySpace>(ev->second);
+      continue;
+    }
+    lw->Error(x->span,
+              "pl.Tile: unexpected type argument; expected a memory space (pl.Mem.Vec) "
+              "then optionally pl.TileView(...)");
+    sp.ok = false;
+  }
+  if (!sp.ok || !dt) return nullptr;
+  return lw->ctx_.Make<TileType>(std::move(shape), *dt, mem, std::move(view));
+}
+
+// `pl.Array[extent, dtype]`: extent a positive integer constant.
+const Type* LowerArrayType(const TypeArgs& a) {
+  Lowerer* lw = a.lw;
+  const auto& items = a.items;
+  if (items.size() != 2) {
+    lw->Error(a.e->span, "pl.Array: expected [extent, dtype], e.g. pl.Array[16, pl.INT32]");
+    return nullptr;
+  }
+  auto n = lw->EvalConst(items[0], false);
+  if (!n || n->k != ConstVal::K::kInt || n->i <= 0) {
+    lw->Error(items[0]->span, "pl.Array: the extent must be a positive integer constant");
+    return nullptr;
+  }
+  auto dt = a.DTypeAt(1, "pl.Array");
+  return dt ? lw->ctx_.Make<ArrayType>(*dt, n->i) : nullptr;
+}
+
 }  // namespace
 
 const Type* Lowerer::LowerType(const PyExpr* e) {
   if (!e) return nullptr;
-  if (e->kind == EK::kName || e->kind == EK::kAttr) {
-    std::string n = DottedName(e);
-    if (n == "pl.Ptr") return ctx_.Ptr();
-    if (n == "pld.CommCtx" || n == "pld.CommCtxType") return ctx_.CommCtx();
-    if (n == "pld.WindowBufferType" || n == "pld.WindowBuffer") return ctx_.WindowBuffer();
-    if (n == "pl.UnknownType") return ctx_.Unknown();
-    if (auto dt = DTypeOf(e)) return ctx_.Scalar(*dt);
-    Error(e->span, fmt::format("unknown type '{}'; expected pl.Scalar[...], pl.Tensor[...], "
-                               "pld.DistributedTensor[...], pl.Tile[...], pl.Tuple[...], pl.Ptr, "
-                               "pld.CommCtx, pld.WindowBufferType or pl.UnknownType",
-                               n.empty() ? "<expression>" : n));
-    return nullptr;
-  }
+  if (e->kind == EK::kName || e->kind == EK::kAttr) return LowerNamedType(*this, e);
   if (e->kind != EK::kSubscript) {
     Error(e->span, "expected a type such as pl.Tensor[[16, 64], pl.FP32]");
     return nullptr;
   }
   std::string head = DottedName(e->a);
   std::vector<const PyExpr*> items = SubscriptItems(e->b);
-  ShapeParse sp{this};
-  auto dtype_at = [&](size_t i, const char* what) -> std::optional<DataType> {
-    if (i >= items.size()) {
-      Error(e->span, fmt::format("{}: missing the element dtype (e.g. pl.FP32)", what));
-      return std::nullopt;
-    }
-    auto dt = DTypeOf(items[i]);
-    if (!dt) Error(items[i]->span, ExpectedDType(what, items[i]));
-    return dt;
-  };
-  if (head == "pl.Scalar") {
-    if (items.size() != 1) {
-      Error(e->span, "pl.Scalar: expected exactly one dtype, e.g. pl.Scalar[pl.INT32]");
-      return nullptr;
-    }
-    auto dt = dtype_at(0, "pl.Scalar");
-    return dt ? ctx_.Scalar(*dt) : nullptr;
-  }
-  if (head == "pl.Tensor" || head == "pld.DistributedTensor") {
-    bool dist = head == "pld.DistributedTensor";
-    const char* what = dist ? "pld.DistributedTensor" : "pl.Tensor";
-    if (items.empty()) {
-      Error(e->span, fmt::format("{}: expected [shape, dtype]", what));
-      return nullptr;
-    }
-    std::vector<const Expr*> shape = sp.Shape(items[0], what);
-    auto dt = dtype_at(1, what);
-    std::optional<TensorView> view;
-    std::string wb;
-    for (size_t i = 2; i < items.size(); ++i) {
-      const PyExpr* x = items[i];
-      if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TensorView")) {
-        TensorView v;
-        for (const Keyword& kw : x->kwargs) {
-          if (kw.name == "stride")
-            v.stride = sp.Shape(kw.value, "TensorView stride");
-          else if (kw.name == "valid_shape")
-            v.valid_shape = sp.Shape(kw.value, "TensorView valid_shape");
-          else if (kw.name == "layout" || kw.name == "pad") {
-            auto ev = EnumOf(kw.value);
-            EnumKind want = kw.name == "layout" ? EnumKind::kTensorLayout : EnumKind::kPadValue;
-            if (!ev || ev->first != want) {
-              Error(kw.value->span, fmt::format("pl.TensorView: '{}' must be a {} value", kw.name,
-                                                GetEnumDesc(want).prefix));
-              sp.ok = false;
-            } else if (kw.name == "layout") {
-              v.layout = static_cast<TensorLayout>(ev->second);
-            } else {
-              v.pad = static_cast<PadValue>(ev->second);
-            }
-          } else {
-            Error(kw.span, fmt::format("pl.TensorView: unknown field '{}' (expected stride, "
-                                       "layout, valid_shape, pad)",
-                                       kw.name));
-            sp.ok = false;
-          }
-        }
-        if (!x->items.empty()) {
-          Error(x->span, "pl.TensorView: fields must be given by keyword");
-          sp.ok = false;
-        }
-        view = std::move(v);
-      } else if (dist && x->kind == EK::kString && x->str.rfind("window_buffer=", 0) == 0) {
-        wb = x->str.substr(14);
-      } else {
-        Error(x->span,
-              fmt::format("{}: unexpected type argument; expected pl.TensorView(...)", what));
-        sp.ok = false;
-      }
-    }
-    if (!sp.ok || !dt) return nullptr;
-    if (dist) return ctx_.Make<DistributedTensorType>(std::move(shape), *dt, std::move(view), wb);
-    return ctx_.Make<TensorType>(std::move(shape), *dt, std::move(view));
-  }
-  if (head == "pl.Tile") {
-    if (items.empty()) {
-      Error(e->span, "pl.Tile: expected [shape, dtype]");
-      return nullptr;
-    }
-    std::vector<const Expr*> shape = sp.Shape(items[0], "pl.Tile");
-    auto dt = dtype_at(1, "pl.Tile");
-    std::optional<MemorySpace> mem;
-    std::optional<TileView> view;
-    for (size_t i = 2; i < items.size(); ++i) {
-      const PyExpr* x = items[i];
-      if (x->kind == EK::kCall && DottedNameIs(x->a, "pl.TileView")) {
-        TileView v;
-        for (const Keyword& kw : x->kwargs) {
-          if (kw.name == "valid_shape") {
-            v.valid_shape = sp.Shape(kw.value, "TileView valid_shape");
-          } else if (kw.name == "fractal") {
-            auto c = EvalConst(kw.value, false);
-            if (!c || c->k != ConstVal::K::kInt) {
-              Error(kw.value->span, "pl.TileView: 'fractal' must be an integer constant");
-              sp.ok = false;
-            } else {
-              v.fractal = c->i;
-            }
-          } else if (kw.name == "blayout" || kw.name == "slayout" || kw.name == "pad") {
-            auto ev = EnumOf(kw.value);
-            EnumKind want = kw.name == "pad" ? EnumKind::kPadValue : EnumKind::kTileLayout;
-            if (!ev || ev->first != want) {
-              Error(kw.value->span, fmt::format("pl.TileView: '{}' must be a {} value", kw.name,
-                                                GetEnumDesc(want).prefix));
-              sp.ok = false;
-            } else if (kw.name == "pad") {
-              v.pad = static_cast<PadValue>(ev->second);
-            } else if (kw.name == "blayout") {
-              v.blayout = static_cast<TileLayout>(ev->second);
-            } else {
-              v.slayout = static_cast<TileLayout>(ev->second);
-            }
-          } else {
-            Error(kw.span, fmt::format("pl.TileView: unknown field '{}' (expected valid_shape, "
-                                       "blayout, slayout, fractal, pad)",
-                                       kw.name));
-            sp.ok = false;
-          }
-        }
-        view = std::move(v);
-        continue;
-      }
-      auto ev = EnumOf(x);
-      if (ev && ev->first == EnumKind::kMemorySpace && !mem && !view) {
-        mem = static_cast<MemorySpace>(ev->second);
-        continue;
-      }
-      Error(x->span,
-            "pl.Tile: unexpected type argument; expected a memory space (pl.Mem.Vec) "
-            "then optionally pl.TileView(...)");
-      sp.ok = false;
-    }
-    if (!sp.ok || !dt) return nullptr;
-    return ctx_.Make<TileType>(std::move(shape), *dt, mem, std::move(view));
-  }
-  if (head == "pl.Array") {
-    // pl.Array[extent, dtype]: extent a positive integer constant.
-    if (items.size() != 2) {
-      Error(e->span, "pl.Array: expected [extent, dtype], e.g. pl.Array[16, pl.INT32]");
-      return nullptr;
-    }
-    auto n = EvalConst(items[0], false);
-    if (!n || n->k != ConstVal::K::kInt || n->i <= 0) {
-      Error(items[0]->span, "pl.Array: the extent must be a positive integer constant");
-      return nullptr;
-    }
-    auto dt = dtype_at(1, "pl.Array");
-    return dt ? ctx_.Make<ArrayType>(*dt, n->i) : nullptr;
-  }
+  const TypeArgs args{this, e, items};
+  if (head == "pl.Scalar") return LowerScalarType(args);
+  if (head == "pl.Tensor" || head == "pld.DistributedTensor")
+    return LowerTensorType(args, head == "pld.DistributedTensor");
+  if (head == "pl.Tile") return LowerTileType(args);
+  if (head == "pl.Array") return LowerArrayType(args);
   if (head == "pl.Tuple") {
     std::vector<const Type*> types;
     if (e->b && e->b->kind == EK::kTuple && e->b->items.empty()) return ctx_.Make<TupleType>(types);

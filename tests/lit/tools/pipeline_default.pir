@@ -1,7 +1,6 @@
 # The default pipeline end to end (ring exchange: put + notify + wait + a tile
 # loop): outlined/SSA/tile-converted kernel, ctx params threaded from the host
-# orchestrator, fences inserted. Every unimplemented pass of the pipeline is
-# reported on stderr (never skipped silently); exit code 0.
+# orchestrator, fences inserted. Every pass of the pipeline runs; exit code 0.
 # RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt %s --pipeline=default --verify-each --roundtrip-each 2> %t.err | FileCheck %s
 # RUN: FileCheck %s --check-prefix=WARN --allow-empty < %t.err
 # WARN-NOT: not implemented

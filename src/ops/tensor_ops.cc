@@ -364,7 +364,7 @@ void RegisterTensorOps(OpRegistry& r) {
 
   // The element-wise family, from op_list.def (a binary member's scalar twin is
   // the member whose PYPTO_ELEMENTWISE_SCALAR line names it; none: unset).
-#define PYPTO_ELEMENTWISE(N, name, what) \
+#define PYPTO_ELEMENTWISE(N, name, what, sop) \
   RegisterBinary(r, ops::kTensor##N, ops::kTile##N, ops::ScalarTwinOf(ops::kTensor##N), what);
 #define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) \
   RegisterBinaryScalar(r, ops::kTensor##N, ops::kTile##N, what);

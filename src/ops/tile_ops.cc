@@ -93,7 +93,8 @@ const Type* DeduceTileCast(DeduceContext& dc) {
   return MakeTileType(dc.ctx, t->shape, dt, MemorySpace::kVec, v);
 }
 
-void RegisterBinary(OpRegistry& r, OpHandle h, OpHandle scalar, const std::string& what) {
+void RegisterBinary(OpRegistry& r, OpHandle h, OpHandle scalar, BinaryOp scalar_op,
+                    const std::string& what) {
   ops::RegisterOp(r, h)
       .Doc("Element-wise " + what +
            " of two tiles of the same shape and dtype in pl.Mem.Vec. The result is a Vec "
@@ -109,6 +110,7 @@ void RegisterBinary(OpRegistry& r, OpHandle h, OpHandle scalar, const std::strin
       .Placement(OpPlacement::kKernelOnly)
       .Family(OpFamily::kElementwise)
       .ScalarTwin(scalar)
+      .ScalarOp(scalar_op)
       .Deduce(DeduceTileBinary);
 }
 
@@ -133,8 +135,8 @@ void RegisterBinaryScalar(OpRegistry& r, OpHandle h, const std::string& what) {
 
 void RegisterTileElementwiseOps(OpRegistry& r) {
   // The element-wise family, from op_list.def.
-#define PYPTO_ELEMENTWISE(N, name, what) \
-  RegisterBinary(r, ops::kTile##N, ops::ScalarTwinOf(ops::kTile##N), what);
+#define PYPTO_ELEMENTWISE(N, name, what, sop) \
+  RegisterBinary(r, ops::kTile##N, ops::ScalarTwinOf(ops::kTile##N), BinaryOp::sop, what);
 #define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) RegisterBinaryScalar(r, ops::kTile##N, what);
 #include "pypto/ops/op_list.def"
 

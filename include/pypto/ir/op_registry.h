@@ -95,6 +95,9 @@ struct OpDef {
   // and, for a builtin, the collective it dispatches.
   OpHandle builtin_twin;
   OpHandle collective_twin;
+  // An element-wise op's meaning on two scalars (tile.add: BinaryOp::kAdd): the
+  // parser dispatches `pl.add(a, b)` and infix `a + b` through it.
+  std::optional<BinaryOp> scalar_op;
   // The argument whose type (and buffer) the call returns; -1 when none.
   int returned_arg = -1;
   // A kwarg-dependent HOST dispatch: with string kwarg `variant_kwarg` equal to
@@ -231,6 +234,10 @@ class OpBuilder {
   }
   OpBuilder& ScalarTwin(OpHandle h) {
     d_->scalar_twin = h;
+    return *this;
+  }
+  OpBuilder& ScalarOp(BinaryOp op) {
+    d_->scalar_op = op;
     return *this;
   }
   OpBuilder& ReturnsArg(int arg) {

@@ -22,7 +22,7 @@ namespace pypto::ops {
 namespace detail {
 enum Ordinal : uint16_t {
 #define PYPTO_OP(H, name) k##H,
-#define PYPTO_ELEMENTWISE(N, name, what) kTensor##N, kTile##N,
+#define PYPTO_ELEMENTWISE(N, name, what, sop) kTensor##N, kTile##N,
 #define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) kTensor##N, kTile##N,
 #include "pypto/ops/op_list.def"
   kOrdinalCount
@@ -30,10 +30,10 @@ enum Ordinal : uint16_t {
 }  // namespace detail
 
 #define PYPTO_OP(H, name) inline constexpr ir::OpHandle k##H{detail::k##H};
-#define PYPTO_ELEMENTWISE(N, name, what)                        \
+#define PYPTO_ELEMENTWISE(N, name, what, sop)                   \
   inline constexpr ir::OpHandle kTensor##N{detail::kTensor##N}; \
   inline constexpr ir::OpHandle kTile##N{detail::kTile##N};
-#define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) PYPTO_ELEMENTWISE(N, name, what)
+#define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) PYPTO_ELEMENTWISE(N, name, what, _)
 #include "pypto/ops/op_list.def"
 
 inline constexpr size_t kOpCount = detail::kOrdinalCount;
@@ -42,7 +42,7 @@ inline constexpr size_t kOpCount = detail::kOrdinalCount;
 // diagnostics use it; code that decides anything compares handles).
 inline constexpr std::array<std::string_view, kOpCount> kOpNames = {
 #define PYPTO_OP(H, name) name,
-#define PYPTO_ELEMENTWISE(N, name, what) "tensor." #name, "tile." #name,
+#define PYPTO_ELEMENTWISE(N, name, what, sop) "tensor." #name, "tile." #name,
 #define PYPTO_ELEMENTWISE_SCALAR(N, name, B, what) "tensor." #name, "tile." #name,
 #include "pypto/ops/op_list.def"
 };

@@ -477,13 +477,10 @@ const Expr* Lowerer::LowerExpr(const PyExpr* e) {
         return nullptr;
       }
       if (!Isa<ScalarType>(a->type) || !Isa<ScalarType>(b->type)) {
-        static const std::pair<BinaryOp, const char*> kElementwise[] = {{BinaryOp::kAdd, "add"},
-                                                                        {BinaryOp::kSub, "sub"},
-                                                                        {BinaryOp::kMul, "mul"},
-                                                                        {BinaryOp::kDiv, "div"}};
-        for (const auto& [bop, base] : kElementwise)
-          if (bop == *op)
-            return DispatchByKind(base, {a, b}, nullptr, e->span, {UseSpan(e->a), UseSpan(e->b)});
+        // `a + b` on tiles / tensors: the element-wise op that means `+` on scalars.
+        if (const OpDef* ew = ElementwiseByScalarOp(*op))
+          return DispatchByKind(std::string(ew->ShortName()), {a, b}, nullptr, e->span,
+                                {UseSpan(e->a), UseSpan(e->b)});
       }
       bool fold = pyconst_.count(a) || pyconst_.count(b);
       return MakeBinary(*op, a, b, e->span, fold);

@@ -134,6 +134,11 @@ class Lowerer {
                              const PyExpr* call, Span s, std::vector<Span> spans = {});
   // A ConstInt/ConstFloat literal converted to dtype `dt` (other exprs unchanged).
   const Expr* LiteralAsDType(const Expr* e, DataType dt);
+  // The element-wise family as the registry declares it (OpFamily::kElementwise):
+  // its tile member by short name ("add" -> tile.add), or by the BinaryOp it means
+  // on two scalars (kAdd -> tile.add; infix `a + b` on tiles). nullptr: none.
+  static const OpDef* ElementwiseByName(std::string_view base);
+  static const OpDef* ElementwiseByScalarOp(BinaryOp op);
 
   // stmts.cc
   const Stmt* LowerBlock(const std::vector<PyStmt*>& body, Span span);

@@ -3,10 +3,12 @@
 //   pl.const(v, dt)            -> ConstInt / ConstFloat / ConstBool of dtype dt
 //   pl.cast(x, dt)             -> UnaryExpr kCast (scalar) | tensor.cast | tile.cast
 //   pl.min / pl.max / pl.abs   -> scalar Min / Max / Abs
-//   pl.add/sub/mul/div/maximum/minimum -> tile.* | tensor.* | scalar BinaryExpr;
-//                              pl.add/sub/mul/div(tile or tensor, scalar) ->
-//                              tile.adds/subs/muls/divs | tensor.adds/... (a literal
-//                              scalar takes the tile's / tensor's dtype)
+//   pl.<element-wise op> (pl.add, pl.maximum, ...: the registry's OpFamily::
+//                              kElementwise) -> tile.* | tensor.* | the scalar
+//                              BinaryExpr the op declares; pl.add(tile or tensor,
+//                              scalar) -> its declared scalar twin tile.adds |
+//                              tensor.adds (a literal scalar takes the tile's /
+//                              tensor's dtype)
 //   pl.assemble(target, src, offset) -> tensor.assemble; a tile src is
 //                              tile.store(src, offset, target)
 //   pl.load/pl.store           -> tile.load / tile.store (a lower-rank tile gets `shapes`)
@@ -28,21 +30,39 @@ namespace pypto::ir::parser {
 
 namespace {
 
+// The tile members of the element-wise family (those with a tensor twin).
+const std::vector<const OpDef*>& ElementwiseTileOps() {
+  static const std::vector<const OpDef*> ops = [] {
+    std::vector<const OpDef*> out;
+    for (const OpDef* d : OpRegistry::Global().All())
+      if (d->family == OpFamily::kElementwise && d->tensor_twin.valid()) out.push_back(d);
+    return out;
+  }();
+  return ops;
+}
+
+// What `pl.<base>(a, b)` means on two scalars: an element-wise op's declared
+// scalar meaning, or pl.max / pl.min (scalar Max / Min, not element-wise ops).
 std::optional<BinaryOp> ScalarOpFor(const std::string& base) {
-  if (base == "add") return BinaryOp::kAdd;
-  if (base == "sub") return BinaryOp::kSub;
-  if (base == "mul") return BinaryOp::kMul;
-  if (base == "div") return BinaryOp::kDiv;
-  if (base == "maximum" || base == "max") return BinaryOp::kMax;
-  if (base == "minimum" || base == "min") return BinaryOp::kMin;
+  if (const OpDef* ew = Lowerer::ElementwiseByName(base)) return ew->scalar_op;
+  if (base == "max") return BinaryOp::kMax;
+  if (base == "min") return BinaryOp::kMin;
   return std::nullopt;
 }
 
-bool HasScalarForm(const std::string& base) {
-  return base == "add" || base == "sub" || base == "mul" || base == "div";
+}  // namespace
+
+const OpDef* Lowerer::ElementwiseByName(std::string_view base) {
+  for (const OpDef* d : ElementwiseTileOps())
+    if (d->ShortName() == base) return d;
+  return nullptr;
 }
 
-}  // namespace
+const OpDef* Lowerer::ElementwiseByScalarOp(BinaryOp op) {
+  for (const OpDef* d : ElementwiseTileOps())
+    if (d->scalar_op == op) return d;
+  return nullptr;
+}
 
 // A literal scalar operand of a tile/tensor op takes the element dtype
 // (`pl.add(x_fp16, 1)` adds pl.const(1.0, pl.FP16)); other scalars are kept.
@@ -61,14 +81,16 @@ const Expr* Lowerer::DispatchByKind(const std::string& base, std::vector<const E
                                     const PyExpr* call, Span s, std::vector<Span> spans) {
   const Expr* first = args.empty() ? nullptr : args[0];
   std::string opname;
-  // tile/tensor ⊕ scalar: the scalar form <base>s (upstream's adds/subs/muls/divs).
-  if (first && args.size() == 2 && args[1] && HasScalarForm(base) &&
+  // tile/tensor ⊕ scalar: the op's declared scalar twin (upstream's adds/subs/...).
+  const OpDef* ew = ElementwiseByName(base);
+  if (first && args.size() == 2 && args[1] && ew && ew->scalar_twin.valid() &&
       Isa<ScalarType>(args[1]->type) && !Isa<ScalarType>(first->type)) {
     if (const TensorType* tt = AsTensorTypeLike(first->type))
       args[1] = LiteralAsDType(args[1], tt->dtype);
     else if (const auto* tl = As<TileType>(first->type))
       args[1] = LiteralAsDType(args[1], tl->dtype);
-    return DispatchByKind(base + "s", std::move(args), call, s, std::move(spans));
+    std::string twin(OpRegistry::Global().Get(ew->scalar_twin).ShortName());
+    return DispatchByKind(twin, std::move(args), call, s, std::move(spans));
   }
   if (first && Isa<TileType>(first->type)) {
     opname = "tile." + base;
@@ -344,12 +366,13 @@ const Expr* Lowerer::LowerShortForm(const std::string& name, const PyExpr* call,
 
   if (name == "pl.assemble") return LowerAssemble(*this, call);
 
-  static const char* kElementwise[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
-  for (const char* base : kElementwise) {
-    if (name != std::string("pl.") + base) continue;
-    std::vector<const Expr*> pos;
-    if (!LowerPositional(call, &pos)) return nullptr;
-    return DispatchByKind(base, std::move(pos), call, call->span);
+  // pl.<member> of the element-wise family (pl.add, pl.maximum, ...).
+  if (name.rfind("pl.", 0) == 0) {
+    if (const OpDef* ew = ElementwiseByName(std::string_view(name).substr(3))) {
+      std::vector<const Expr*> pos;
+      if (!LowerPositional(call, &pos)) return nullptr;
+      return DispatchByKind(std::string(ew->ShortName()), std::move(pos), call, call->span);
+    }
   }
 
   return LowerByFamily(*this, name, call, handled);

@@ -75,11 +75,10 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
           {"**", BinaryOp::kPow},   {"&", BinaryOp::kBitAnd},    {"|", BinaryOp::kBitOr},
           {"^", BinaryOp::kBitXor}, {"<<", BinaryOp::kShl},      {">>", BinaryOp::kShr}};
       if (!Isa<ScalarType>(a->type)) {
-        static const std::pair<const char*, const char*> kEw[] = {
-            {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}};
-        for (const auto& [o, base] : kEw)
-          if (s->op == o)
-            v = DispatchByKind(base, {a, b}, nullptr, s->span,
+        // `x += t` on a tile / tensor: the element-wise op that means `+` on scalars.
+        for (const auto& [o, bop] : kOps)
+          if (const OpDef* ew = ElementwiseByScalarOp(bop); ew && s->op == o)
+            v = DispatchByKind(std::string(ew->ShortName()), {a, b}, nullptr, s->span,
                                {UseSpan(s->target), UseSpan(s->value)});
         if (!v) {
           if (!diag_.HasErrors()) Error(s->span, "unsupported augmented assignment");

@@ -104,8 +104,9 @@ std::optional<std::pair<EnumKind, int>> LookupEnumValue(std::string_view dotted)
   for (const auto& d : Table()) {
     bool match = prefix == d.prefix;
     // pl.NotifyOp etc. are also reachable through the pl namespace upstream.
-    if (!match && d.prefix.substr(0, 4) == "pld." && prefix.substr(0, 3) == "pl." &&
-        prefix.substr(3) == d.prefix.substr(4))
+    constexpr std::string_view kPld = "pld.", kPl = "pl.";  // not-an-op-name: enum namespaces
+    if (!match && d.prefix.substr(0, kPld.size()) == kPld && prefix.substr(0, kPl.size()) == kPl &&
+        prefix.substr(kPl.size()) == d.prefix.substr(kPld.size()))
       match = true;
     if (!match && d.kind == EnumKind::kMemorySpace && prefix == "pl.MemorySpace") match = true;
     if (!match) continue;

@@ -119,7 +119,9 @@ std::string ShapeStr(const Shape& s) {
   return out + "]";
 }
 
-std::string DTypeStr(DataType d) { return "pl." + std::string(DTypeName(d)); }
+std::string DTypeStr(DataType d) {
+  return "pl." + std::string(DTypeName(d));  // not-an-op-name: a dtype spelling
+}
 
 std::string MemStr(MemorySpace m) {
   auto n = EnumValueName(EnumKind::kMemorySpace, static_cast<int>(m));

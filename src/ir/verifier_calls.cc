@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "op_deduce.h"
+#include "parser/text_names.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/enums.h"
 #include "pypto/ir/op_registry.h"
@@ -13,11 +14,8 @@
 
 namespace pypto::ir::verifier_detail {
 
-// The op's DSL spelling ("tile.load" -> "pl.tile.load"; "pld.*" unchanged).
-static std::string PrintedName(const OpDef& op) {
-  if (op.name.rfind("pld.", 0) == 0) return op.name;
-  return "pl." + op.name;
-}
+// The op's DSL spelling, as the printer writes it (pl.tile.load, pld.system.wait).
+static std::string PrintedName(const OpDef& op) { return text::PrintedOpName(op.name); }
 
 std::string TypeSpelling(const Type* t) { return t ? TypeStr(t) : std::string("<null type>"); }
 
@@ -68,7 +66,7 @@ void Verifier::CheckCall(const Call* c) {
   if (c->op) {
     CheckOpCall(c);
     CheckPlacement(c);
-    CheckDeferWaitSignal(c);
+    CheckParamOnlyArgs(c);
   } else if (!c->callee.empty()) {
     CheckFunctionCall(c);
   } else {
@@ -189,19 +187,22 @@ void Verifier::CheckFunctionCall(const Call* c) {
                                TypeSpelling(c->type)));
 }
 
-// defer_wait V1: the signal must be the kernel's own window-bound parameter. The
-// deducer rejects inline slices/views and loop-carried values; only the verifier
-// knows whether a Var is a parameter, so SSA aliases (`s = sig`) are caught here.
-void Verifier::CheckDeferWaitSignal(const Call* c) {
-  if (!c->IsOp("pld.system.defer_wait") || c->args.empty()) return;
-  const Var* v = AsVarLike(c->args[0]);
+// An argument the op declares parameter-only (OpDef::param_only_arg; defer_wait's
+// signal in V1) must be the kernel's own window-bound parameter. The deducer
+// rejects inline slices/views and loop-carried values; only the verifier knows
+// whether a Var is a parameter, so SSA aliases (`s = sig`) are caught here.
+void Verifier::CheckParamOnlyArgs(const Call* c) {
+  const int arg = c->op ? c->op->param_only_arg : -1;
+  if (arg < 0 || static_cast<size_t>(arg) >= c->args.size()) return;
+  const Var* v = AsVarLike(c->args[arg]);
   if (!v) return;
   const VarInfo* info = vars_.Find(v);
   if (!info || info->kind == BindKind::kParam) return;
-  Error(c->span, fmt::format("pld.system.defer_wait: argument 'signal' must be a window-bound "
-                             "parameter of the kernel itself, but '{}' is {} (V1 rejects "
-                             "slices, views and SSA aliases; pass the parameter directly)",
-                             v->name_hint, BindKindName(info->kind)));
+  Error(c->span,
+        fmt::format("{}: argument '{}' must be a window-bound "
+                    "parameter of the kernel itself, but '{}' is {} (V1 rejects "
+                    "slices, views and SSA aliases; pass the parameter directly)",
+                    c->op->name, c->op->args[arg].name, v->name_hint, BindKindName(info->kind)));
 }
 
 }  // namespace pypto::ir::verifier_detail

@@ -80,7 +80,7 @@ class Verifier {
   void CheckOpCall(const Call* c);
   void CheckFunctionCall(const Call* c);
   void CheckPlacement(const Call* c);
-  void CheckDeferWaitSignal(const Call* c);
+  void CheckParamOnlyArgs(const Call* c);
   std::string DescribeContext() const;
 
   std::string FuncName(int index) const;

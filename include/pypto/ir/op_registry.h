@@ -98,6 +98,10 @@ struct OpDef {
   // An element-wise op's meaning on two scalars (tile.add: BinaryOp::kAdd): the
   // parser dispatches `pl.add(a, b)` and infix `a + b` through it.
   std::optional<BinaryOp> scalar_op;
+  // An argument that must be a parameter of the calling kernel itself, not a
+  // local alias of one (defer_wait's signal, V1); the verifier checks it, since
+  // only it knows which Vars are parameters. -1: none.
+  int param_only_arg = -1;
   // The argument whose type (and buffer) the call returns; -1 when none.
   int returned_arg = -1;
   // A kwarg-dependent HOST dispatch: with string kwarg `variant_kwarg` equal to
@@ -238,6 +242,10 @@ class OpBuilder {
   }
   OpBuilder& ScalarOp(BinaryOp op) {
     d_->scalar_op = op;
+    return *this;
+  }
+  OpBuilder& ParamOnlyArg(int arg) {
+    d_->param_only_arg = arg;
     return *this;
   }
   OpBuilder& ReturnsArg(int arg) {

@@ -133,6 +133,7 @@ void RegisterSignalOps(OpRegistry& r) {
       .Arg("expected", "integer threshold in [0, INT32_MAX]")
       .RequiredKwarg("cmp", KwargType::kEnum, "pld.WaitCmp (Ge only)", EnumKind::kWaitCmp)
       .Deduce(DeduceDeferWait)
+      .ParamOnlyArg(0)
       .NoArgWrites();
 }
 

@@ -89,8 +89,8 @@ TileType* Context::InternTile(const std::vector<const Expr*>& shape, DataType dt
 
 std::string_view NodeKindName(NodeKind k) {
   switch (k) {
-#define PYPTO_TYPE(N)  \
-  case NodeKind::k##N: \
+#define PYPTO_TYPE(N, ...) \
+  case NodeKind::k##N:     \
     return #N;
 #define PYPTO_EXPR(N, ...) PYPTO_TYPE(N)
 #define PYPTO_STMT(N, ...) PYPTO_TYPE(N)

@@ -1,6 +1,6 @@
-// IRMutator defaults: rebuild a node only when a child changed (generated from
-// the field lists of node_kinds.def), apply the Var substitution map to uses,
-// re-deduce op call types through MakeOpCall.
+// IRMutator defaults: rebuild a node (type, expression or statement) only when
+// a child changed (generated from the field lists of node_kinds.def), apply the
+// Var substitution map to uses, re-deduce op call types through MakeOpCall.
 #include "pypto/ir/mutator.h"
 
 #include <optional>
@@ -38,52 +38,6 @@ const Stmt* IRMutator::MutateStmt(const Stmt* s) {
       PYPTO_CHECK(false, "MutateStmt: not a statement kind");
   }
   return s;
-}
-
-const Type* IRMutator::MutateTensorLike(const TensorType* t) {
-  bool changed = false;
-  std::vector<const Expr*> shape = MutateExprs(t->shape, &changed);
-  std::optional<TensorView> view = t->view;
-  if (view) {
-    view->stride = MutateExprs(t->view->stride, &changed);
-    view->valid_shape = MutateExprs(t->view->valid_shape, &changed);
-  }
-  if (!changed) return t;
-  if (const auto* d = As<DistributedTensorType>(t))
-    return ctx_.Make<DistributedTensorType>(std::move(shape), d->dtype, std::move(view),
-                                            d->window_buffer);
-  return ctx_.Make<TensorType>(std::move(shape), t->dtype, std::move(view));
-}
-
-const Type* IRMutator::MutateType(const Type* t) {
-  if (!t) return nullptr;
-  switch (t->kind) {
-    case NodeKind::kTensorType:
-    case NodeKind::kDistributedTensorType:
-      return MutateTensorLike(static_cast<const TensorType*>(t));
-    case NodeKind::kTileType: {
-      const auto* tt = static_cast<const TileType*>(t);
-      bool changed = false;
-      std::vector<const Expr*> shape = MutateExprs(tt->shape, &changed);
-      std::optional<TileView> view = tt->view;
-      if (view) view->valid_shape = MutateExprs(tt->view->valid_shape, &changed);
-      if (!changed) return t;
-      return ctx_.Make<TileType>(std::move(shape), tt->dtype, tt->memory_space, std::move(view));
-    }
-    case NodeKind::kTupleType: {
-      const auto* tt = static_cast<const TupleType*>(t);
-      bool changed = false;
-      std::vector<const Type*> types;
-      types.reserve(tt->types.size());
-      for (const Type* x : tt->types) {
-        types.push_back(MutateType(x));
-        changed |= types.back() != x;
-      }
-      return changed ? ctx_.Make<TupleType>(std::move(types)) : t;
-    }
-    default:
-      return t;  // no expressions inside
-  }
 }
 
 const Var* IRMutator::MutateVarDef(const Var* v) {
@@ -256,6 +210,26 @@ struct IRMutator::RebuildWalk {
     if (!b && x->*f) b = m.ctx_.Make<SeqStmt>(std::vector<const Stmt*>{}, x->span);
     SetIf(f, b != x->*f, b);
   }
+  // A type's optional view: its own fields, rebuilt the same way.
+  template <class M, class C>
+  void View(M C::*f, const char*) {
+    if (!(x->*f)) return;
+    using V = typename M::value_type;
+    RebuildWalk<V> w{m, &*(x->*f), std::nullopt};
+    EachField(w.x, w);
+    if (w.out) Out().*f = std::move(*w.out);
+  }
+  template <class M, class C>
+  void Types(M C::*f, const char*) {
+    bool c = false;
+    std::vector<const Type*> v;
+    v.reserve((x->*f).size());
+    for (const Type* t : x->*f) {
+      v.push_back(m.MutateType(t));
+      c |= v.back() != t;
+    }
+    SetIf(f, c, std::move(v));
+  }
 };
 
 template <class N>
@@ -270,6 +244,21 @@ const N* IRMutator::Rebuild(const N* x) {
 #define PYPTO_STMT(N, ...) \
   const Stmt* IRMutator::Mutate_##N(const N* s) { return Rebuild(s); }
 #include "pypto/ir/node_kinds.def"
+
+// Types: the generated rebuild (above) remakes a changed type through
+// Context::Make, which hash-conses TileTypes.
+const Type* IRMutator::MutateType(const Type* t) {
+  if (!t) return nullptr;
+  switch (t->kind) {
+#define PYPTO_TYPE(N, ...) \
+  case NodeKind::k##N:     \
+    return Rebuild(static_cast<const N*>(t));
+#include "pypto/ir/node_kinds.def"
+    default:
+      PYPTO_CHECK(false, "MutateType: not a type kind");
+  }
+  return t;
+}
 
 // ---------------------------------------------------------------- exprs
 

@@ -8,10 +8,10 @@
 // so `x + 1` equals `y + 1`; the pairing is a bijection, so `x + x` does not
 // equal `x + y`. Hashing numbers Vars in the same order, so equal IR hashes equal.
 // Calls compare their op by pointer (ops are registry singletons) or their callee
-// by name; kwargs and attrs compare by value, order-insensitively. Expressions
-// and statements are compared and hashed field by field in the order their
-// field lists in node_kinds.def declare (EqWalk / HashWalk); Var uses, Calls
-// and types are written out here.
+// by name; kwargs and attrs compare by value, order-insensitively. Types,
+// expressions and statements are compared and hashed field by field in the
+// order their field lists in node_kinds.def declare (EqWalk / HashWalk); Var
+// uses and Calls are written out here.
 #include "pypto/ir/structural_equal.h"
 
 #include <fmt/format.h>
@@ -57,6 +57,8 @@ template <class T>
 auto Shown(const T& v) {
   if constexpr (std::is_same_v<T, BinaryOp>)
     return BinaryOpSymbol(v);
+  else if constexpr (std::is_same_v<T, DataType>)
+    return DTypeName(v);
   else if constexpr (std::is_arithmetic_v<T>)
     return v;
   else
@@ -136,6 +138,29 @@ struct EqWalk {
     }
     for (size_t i = 0; ok && i < a.size(); ++i) ok = e.StmtEq(a[i], b[i]);
   }
+  template <class M, class C>
+  void View(M C::*f, const char* what) {
+    if (!ok) return;
+    const auto &a = x->*f, &b = y->*f;
+    if (a.has_value() != b.has_value()) {
+      ok = e.Fail(fmt::format("{} present on one side only", what));
+      return;
+    }
+    if (!a) return;
+    EqWalk<E, typename M::value_type> w{e, &*a, &*b};
+    EachField(w.x, w);
+    ok = w.ok;
+  }
+  template <class M, class C>
+  void Types(M C::*f, const char* msg) {
+    if (!ok) return;
+    const auto &a = x->*f, &b = y->*f;
+    if (a.size() != b.size()) {
+      ok = e.Fail(msg);
+      return;
+    }
+    for (size_t i = 0; ok && i < a.size(); ++i) ok = e.TypeEq(a[i], b[i]);
+  }
 };
 
 template <class H, class N>
@@ -201,6 +226,18 @@ struct HashWalk {
   void Stmts(M C::*f, const char*) {
     h.Mix((x->*f).size());
     for (const Stmt* s : x->*f) h.StmtH(s);
+  }
+  template <class M, class C>
+  void View(M C::*f, const char*) {
+    h.Mix((x->*f).has_value());
+    if (!(x->*f)) return;
+    HashWalk<H, typename M::value_type> w{h, &*(x->*f)};
+    EachField(w.x, w);
+  }
+  template <class M, class C>
+  void Types(M C::*f, const char*) {
+    h.Mix((x->*f).size());
+    for (const Type* t : x->*f) h.TypeH(t);
   }
 };
 
@@ -284,7 +321,8 @@ class Equal {
     return TypeEq(x->type, y->type) || Fail(name + ": result type differs");
   }
 
-  // Every other expression and statement: its fields in declared order.
+  // Every type and every other expression and statement: its fields in
+  // declared order.
   template <class N>
   bool FieldsEq(const N* x, const Node* b) {
     EqWalk<Equal, N> w{*this, x, static_cast<const N*>(b)};
@@ -332,74 +370,12 @@ class Equal {
     return true;
   }
 
-  bool ViewEq(const std::optional<TensorView>& a, const std::optional<TensorView>& b) {
-    if (a.has_value() != b.has_value()) return Fail("tensor view present on one side only");
-    if (!a) return true;
-    if (a->layout != b->layout || a->pad != b->pad) return Fail("tensor view layout/pad differs");
-    return Exprs(a->stride, b->stride, "stride") &&
-           Exprs(a->valid_shape, b->valid_shape, "valid_shape dim");
-  }
-
   bool TypeEq(const Type* a, const Type* b) {
     if (a == b) return true;
     if (!a || !b) return Fail("type present on one side only");
     if (a->kind != b->kind)
       return Fail(fmt::format("type kind {} vs {}", NodeKindName(a->kind), NodeKindName(b->kind)));
-    switch (a->kind) {
-      case NodeKind::kScalarType:
-        return static_cast<const ScalarType*>(a)->dtype ==
-                   static_cast<const ScalarType*>(b)->dtype ||
-               Fail(fmt::format("scalar dtype {} vs {}",
-                                DTypeName(static_cast<const ScalarType*>(a)->dtype),
-                                DTypeName(static_cast<const ScalarType*>(b)->dtype)));
-      case NodeKind::kTensorType:
-      case NodeKind::kDistributedTensorType: {
-        auto *x = static_cast<const TensorType*>(a), *y = static_cast<const TensorType*>(b);
-        if (x->dtype != y->dtype)
-          return Fail(
-              fmt::format("tensor dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
-        if (!Exprs(x->shape, y->shape, "shape dim") || !ViewEq(x->view, y->view)) return false;
-        if (a->kind == NodeKind::kDistributedTensorType &&
-            static_cast<const DistributedTensorType*>(a)->window_buffer !=
-                static_cast<const DistributedTensorType*>(b)->window_buffer)
-          return Fail("window buffer binding differs");
-        return true;
-      }
-      case NodeKind::kTileType: {
-        auto *x = static_cast<const TileType*>(a), *y = static_cast<const TileType*>(b);
-        if (x->dtype != y->dtype)
-          return Fail(fmt::format("tile dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
-        if (x->memory_space != y->memory_space) return Fail("tile memory space differs");
-        if (!Exprs(x->shape, y->shape, "shape dim")) return false;
-        if (x->view.has_value() != y->view.has_value())
-          return Fail("tile view present on one side only");
-        if (x->view) {
-          const TileView &u = *x->view, &v = *y->view;
-          if (u.blayout != v.blayout || u.slayout != v.slayout || u.fractal != v.fractal ||
-              u.pad != v.pad)
-            return Fail("tile view layout/fractal/pad differs");
-          return Exprs(u.valid_shape, v.valid_shape, "valid_shape dim");
-        }
-        return true;
-      }
-      case NodeKind::kArrayType: {
-        auto *x = static_cast<const ArrayType*>(a), *y = static_cast<const ArrayType*>(b);
-        if (x->dtype != y->dtype)
-          return Fail(
-              fmt::format("array dtype {} vs {}", DTypeName(x->dtype), DTypeName(y->dtype)));
-        return x->extent == y->extent ||
-               Fail(fmt::format("array extent {} vs {}", x->extent, y->extent));
-      }
-      case NodeKind::kTupleType: {
-        auto *x = static_cast<const TupleType*>(a), *y = static_cast<const TupleType*>(b);
-        if (x->types.size() != y->types.size()) return Fail("tuple type arity differs");
-        for (size_t i = 0; i < x->types.size(); ++i)
-          if (!TypeEq(x->types[i], y->types[i])) return false;
-        return true;
-      }
-      default:
-        return true;  // leaf types: same kind is enough
-    }
+    return DispatchType(a, [&](const auto* x) { return FieldsEq(x, b); });
   }
 
   bool Inits(const std::vector<const IterArg*>& a, const std::vector<const IterArg*>& b) {
@@ -584,51 +560,7 @@ class Hasher {
   void TypeH(const Type* t) {
     if (!t) return Mix(0);
     Mix(static_cast<uint64_t>(t->kind) + 100);
-    switch (t->kind) {
-      case NodeKind::kScalarType:
-        return Mix(static_cast<uint64_t>(static_cast<const ScalarType*>(t)->dtype));
-      case NodeKind::kTensorType:
-      case NodeKind::kDistributedTensorType: {
-        auto* x = static_cast<const TensorType*>(t);
-        Mix(static_cast<uint64_t>(x->dtype));
-        Exprs(x->shape);
-        Mix(x->view.has_value());
-        if (x->view) {
-          Mix(static_cast<uint64_t>(x->view->layout));
-          Mix(static_cast<uint64_t>(x->view->pad));
-          Exprs(x->view->stride);
-          Exprs(x->view->valid_shape);
-        }
-        if (t->kind == NodeKind::kDistributedTensorType)
-          Str(static_cast<const DistributedTensorType*>(t)->window_buffer);
-        return;
-      }
-      case NodeKind::kTileType: {
-        auto* x = static_cast<const TileType*>(t);
-        Mix(static_cast<uint64_t>(x->dtype));
-        Mix(x->memory_space ? static_cast<uint64_t>(*x->memory_space) + 1 : 0);
-        Exprs(x->shape);
-        Mix(x->view.has_value());
-        if (x->view) {
-          Mix(static_cast<uint64_t>(x->view->blayout));
-          Mix(static_cast<uint64_t>(x->view->slayout));
-          Mix(static_cast<uint64_t>(x->view->fractal));
-          Mix(static_cast<uint64_t>(x->view->pad));
-          Exprs(x->view->valid_shape);
-        }
-        return;
-      }
-      case NodeKind::kArrayType:
-        Mix(static_cast<uint64_t>(static_cast<const ArrayType*>(t)->dtype));
-        Mix(static_cast<uint64_t>(static_cast<const ArrayType*>(t)->extent));
-        return;
-      case NodeKind::kTupleType:
-        Mix(static_cast<const TupleType*>(t)->types.size());
-        for (const Type* x : static_cast<const TupleType*>(t)->types) TypeH(x);
-        return;
-      default:
-        return;
-    }
+    DispatchType(t, [&](const auto* x) { FieldsH(x); });
   }
 
   void StmtH(const Stmt* s) {

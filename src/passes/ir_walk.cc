@@ -16,19 +16,9 @@ void ForEachStmt(const Stmt* s, const std::function<void(const Stmt*)>& f) {
 
 void ForEachExprInType(const Type* t, const std::function<void(const Expr*)>& f) {
   if (!t) return;
-  if (auto* tt = AsTensorTypeLike(t)) {
-    for (const Expr* d : tt->shape) ForEachExpr(d, f);
-    if (tt->view) {
-      for (const Expr* d : tt->view->stride) ForEachExpr(d, f);
-      for (const Expr* d : tt->view->valid_shape) ForEachExpr(d, f);
-    }
-  } else if (auto* tl = As<TileType>(t)) {
-    for (const Expr* d : tl->shape) ForEachExpr(d, f);
-    if (tl->view)
-      for (const Expr* d : tl->view->valid_shape) ForEachExpr(d, f);
-  } else if (auto* tu = As<TupleType>(t)) {
-    for (const Type* e : tu->types) ForEachExprInType(e, f);
-  }
+  ir::ForEachTypeChild(
+      t, [&](const Expr* d) { ForEachExpr(d, f); },
+      [&](const Type* e) { ForEachExprInType(e, f); });
 }
 
 void ForEachExpr(const Expr* e, const std::function<void(const Expr*)>& f, bool types) {

@@ -1,8 +1,11 @@
 // The walks generated from node_kinds.def reach every child field of every
-// expression and statement kind: one sample node per kind whose every child
-// field holds its own marker (a distinct Var use, binding or statement), then
+// type, expression and statement kind: one sample node per kind whose every
+// child field holds its own marker (a distinct Var use, binding or statement;
+// for types, a symbolic dim in every shape / view list and tuple element), then
 // IRVisitor, the node_walk.h helpers, IRMutator substitution, structural
-// equality and hashing must each see every marker. A new kind without a
+// equality and hashing must each see every marker. Every value field of a type
+// is changed one at a time and must make equality fail with its diagnostic and
+// change the hash; a rebuilt TileType stays hash-consed. A new kind without a
 // sample here fails the coverage check.
 #include "pypto/ir/node_walk.h"
 
@@ -59,7 +62,50 @@ struct Samples {
     cur = {};
   }
 
+  std::vector<const Expr*> Us(int n) {
+    std::vector<const Expr*> v;
+    for (int i = 0; i < n; ++i) v.push_back(U());
+    return v;
+  }
+  TensorView TV() {
+    TensorView v;
+    v.stride = Us(2);
+    v.layout = TensorLayout::kDN;
+    v.valid_shape = Us(2);
+    v.pad = PadValue::kZero;
+    return v;
+  }
+  TileView TlV() {
+    TileView v;
+    v.valid_shape = Us(2);
+    return v;
+  }
+
   Samples() {
+    Add(ctx.Unknown());
+    Add(ctx.Scalar(DataType::kFP32));
+    {
+      std::vector<const Expr*> shape = Us(2);
+      Add(ctx.Make<TensorType>(std::move(shape), DataType::kFP32, TV()));
+    }
+    {
+      std::vector<const Expr*> shape = Us(2);
+      Add(ctx.Make<DistributedTensorType>(std::move(shape), DataType::kFP32, TV(), "win"));
+    }
+    {
+      std::vector<const Expr*> shape = Us(2);
+      Add(ctx.Make<TileType>(std::move(shape), DataType::kFP32, MemorySpace::kVec, TlV()));
+    }
+    {
+      const Type* a = ctx.Make<TensorType>(Us(1), DataType::kFP32);
+      const Type* b = ctx.Make<TileType>(Us(1), DataType::kFP16);
+      Add(ctx.Make<TupleType>(std::vector<const Type*>{a, idx, b}));
+    }
+    Add(ctx.Make<ArrayType>(DataType::kInt32, 4));
+    Add(ctx.Ptr());
+    Add(ctx.CommCtx());
+    Add(ctx.WindowBuffer());
+
     const Var* u = U();
     Add(u);
     const IterArg* ia = ctx.NewIterArg("ia", idx, ctx.Int(0));
@@ -141,7 +187,9 @@ struct Recorder : IRVisitor {
   void Visit_IterArg(const IterArg* v) override { uses.push_back(v); }
   void VisitVarDef(const Var* v) override { defs.push_back(v); }
   void Run(const Node* n) {
-    if (Expr::ClassOf(n->kind))
+    if (Type::ClassOf(n->kind))
+      VisitType(static_cast<const Type*>(n));
+    else if (Expr::ClassOf(n->kind))
       VisitExpr(static_cast<const Expr*>(n));
     else
       VisitStmt(static_cast<const Stmt*>(n));
@@ -158,6 +206,10 @@ void WalkExpr(const Expr* e, std::set<const Var*>& uses) {
   }
   ForEachChildExpr(
       e, [&](const Expr* c) { WalkExpr(c, uses); }, [](const Type*) {});
+}
+void WalkType(const Type* t, std::set<const Var*>& uses) {
+  ForEachTypeChild(
+      t, [&](const Expr* e) { WalkExpr(e, uses); }, [&](const Type* c) { WalkType(c, uses); });
 }
 void WalkStmt(const Stmt* s, std::set<const Var*>& uses, std::set<const Var*>& defs, bool top) {
   ForEachOwnExpr(s, [&](const Expr* e) { WalkExpr(e, uses); });
@@ -176,27 +228,31 @@ const Node* Mutated(Context& ctx, const Sample& s, const Var* only, const Expr* 
   if (!only)
     for (const Var* d : s.defs)
       if (!Isa<IterArg>(d)) m.Substitute(d, ctx.NewVar("nd", d->type));
+  if (Type::ClassOf(s.node->kind)) return m.MutateType(static_cast<const Type*>(s.node));
   if (Expr::ClassOf(s.node->kind)) return m.MutateExpr(static_cast<const Expr*>(s.node));
   return m.MutateStmt(static_cast<const Stmt*>(s.node));
 }
 
 bool Equal(const Node* a, const Node* b) {
+  if (Type::ClassOf(a->kind))
+    return StructuralEqual(static_cast<const Type*>(a), static_cast<const Type*>(b));
   if (Expr::ClassOf(a->kind))
     return StructuralEqual(static_cast<const Expr*>(a), static_cast<const Expr*>(b));
   return StructuralEqual(static_cast<const Stmt*>(a), static_cast<const Stmt*>(b));
 }
 uint64_t Hash(const Node* a) {
+  if (Type::ClassOf(a->kind)) return StructuralHash(static_cast<const Type*>(a));
   if (Expr::ClassOf(a->kind)) return StructuralHash(static_cast<const Expr*>(a));
   return StructuralHash(static_cast<const Stmt*>(a));
 }
 
 }  // namespace
 
-TEST_CASE("every expression and statement kind has a walk sample") {
+TEST_CASE("every type, expression and statement kind has a walk sample") {
   Samples s;
   std::set<NodeKind> have;
   for (const Sample& x : s.all) have.insert(x.node->kind);
-  for (int k = static_cast<int>(kFirstExpr); k <= static_cast<int>(kLastStmt); ++k) {
+  for (int k = static_cast<int>(kFirstType); k <= static_cast<int>(kLastStmt); ++k) {
     INFO(NodeKindName(static_cast<NodeKind>(k)));
     CHECK(have.count(static_cast<NodeKind>(k)) == 1);
   }
@@ -211,7 +267,11 @@ TEST_CASE("IRVisitor and node_walk.h reach every child field") {
     CHECK(SetOf(r.uses) == SetOf(x.uses));
     CHECK(r.uses.size() == x.uses.size());  // each exactly once
     CHECK(SetOf(r.defs) == SetOf(x.defs));
-    if (Stmt::ClassOf(x.node->kind)) {
+    if (Type::ClassOf(x.node->kind)) {
+      std::set<const Var*> uses;
+      WalkType(static_cast<const Type*>(x.node), uses);
+      CHECK(uses == SetOf(x.uses));
+    } else if (Stmt::ClassOf(x.node->kind)) {
       std::set<const Var*> uses, defs;
       WalkStmt(static_cast<const Stmt*>(x.node), uses, defs, true);
       CHECK(uses == SetOf(x.uses));
@@ -248,4 +308,137 @@ TEST_CASE("IRMutator rebuilds every child field; equality and hashing compare ev
       CHECK(Hash(x.node) != Hash(changed));
     }
   }
+}
+
+TEST_CASE("every value field of a type is compared and hashed, with its diagnostic") {
+  Context ctx;
+  auto dims = [&](std::initializer_list<int64_t> v) {
+    std::vector<const Expr*> out;
+    for (int64_t x : v) out.push_back(ctx.Int(x));
+    return out;
+  };
+  auto tensor_view = [&](TensorLayout l, PadValue p, int strides, int valid) {
+    TensorView v;
+    for (int i = 0; i < strides; ++i) v.stride.push_back(ctx.Int(1));
+    for (int i = 0; i < valid; ++i) v.valid_shape.push_back(ctx.Int(2));
+    v.layout = l;
+    v.pad = p;
+    return v;
+  };
+  auto tile_view = [&](TileLayout b, TileLayout sl, int64_t fractal, PadValue p, int valid) {
+    TileView v;
+    for (int i = 0; i < valid; ++i) v.valid_shape.push_back(ctx.Int(2));
+    v.blayout = b;
+    v.slayout = sl;
+    v.fractal = fractal;
+    v.pad = p;
+    return v;
+  };
+  const auto F32 = DataType::kFP32, F16 = DataType::kFP16;
+  auto dt = [](DataType a, DataType b) {
+    return std::string(DTypeName(a)) + " vs " + std::string(DTypeName(b));
+  };
+  auto tensor = [&](DataType d, std::vector<const Expr*> s, std::optional<TensorView> v) {
+    return ctx.Make<TensorType>(std::move(s), d, std::move(v));
+  };
+  auto dist = [&](std::optional<TensorView> v, std::string wb) {
+    return ctx.Make<DistributedTensorType>(dims({4, 4}), F32, std::move(v), std::move(wb));
+  };
+  auto tile = [&](DataType d, std::optional<MemorySpace> m, std::optional<TileView> v) {
+    return ctx.Make<TileType>(dims({4, 4}), d, m, std::move(v));
+  };
+  const auto ND = TensorLayout::kND, DN = TensorLayout::kDN;
+  const auto Null = PadValue::kNull, Zero = PadValue::kZero;
+  const auto Row = TileLayout::kRowMajor, Col = TileLayout::kColMajor, None = TileLayout::kNoneBox;
+  const auto Vec = MemorySpace::kVec, Mat = MemorySpace::kMat;
+  const Type* tv = tensor(F32, dims({4, 4}), tensor_view(ND, Null, 2, 2));
+  const Type* dv = dist(tensor_view(ND, Null, 2, 2), "w");
+  const Type* lv = tile(F32, Vec, tile_view(Row, None, 512, Null, 2));
+  const Type* tup = ctx.Make<TupleType>(std::vector<const Type*>{tv, lv});
+  struct Case {
+    const Type *a, *b;
+    std::string why;
+  };
+  std::vector<Case> cases = {
+      {ctx.Scalar(F32), ctx.Scalar(F16), "scalar dtype " + dt(F32, F16)},
+      {tv, tensor(F16, dims({4, 4}), tensor_view(ND, Null, 2, 2)), "tensor dtype " + dt(F32, F16)},
+      {tv, tensor(F32, dims({4}), tensor_view(ND, Null, 2, 2)), "shape dim count 2 vs 1"},
+      {tv, tensor(F32, dims({4, 4}), std::nullopt), "tensor view present on one side only"},
+      {tv, tensor(F32, dims({4, 4}), tensor_view(DN, Null, 2, 2)),
+       "tensor view layout/pad differs"},
+      {tv, tensor(F32, dims({4, 4}), tensor_view(ND, Zero, 2, 2)),
+       "tensor view layout/pad differs"},
+      {tv, tensor(F32, dims({4, 4}), tensor_view(ND, Null, 1, 2)), "stride count 2 vs 1"},
+      {tv, tensor(F32, dims({4, 4}), tensor_view(ND, Null, 2, 0)), "valid_shape dim count 2 vs 0"},
+      {tv, dv, "type kind TensorType vs DistributedTensorType"},
+      {dv, dist(tensor_view(ND, Null, 2, 2), "x"), "window buffer binding differs"},
+      {dv, dist(tensor_view(ND, Zero, 2, 2), "w"), "tensor view layout/pad differs"},
+      {lv, tile(F16, Vec, tile_view(Row, None, 512, Null, 2)), "tile dtype " + dt(F32, F16)},
+      {lv, tile(F32, Mat, tile_view(Row, None, 512, Null, 2)), "tile memory space differs"},
+      {lv, tile(F32, std::nullopt, tile_view(Row, None, 512, Null, 2)),
+       "tile memory space differs"},
+      {lv, tile(F32, Vec, std::nullopt), "tile view present on one side only"},
+      {lv, tile(F32, Vec, tile_view(Col, None, 512, Null, 2)),
+       "tile view layout/fractal/pad differs"},
+      {lv, tile(F32, Vec, tile_view(Row, Row, 512, Null, 2)),
+       "tile view layout/fractal/pad differs"},
+      {lv, tile(F32, Vec, tile_view(Row, None, 1024, Null, 2)),
+       "tile view layout/fractal/pad differs"},
+      {lv, tile(F32, Vec, tile_view(Row, None, 512, Zero, 2)),
+       "tile view layout/fractal/pad differs"},
+      {lv, tile(F32, Vec, tile_view(Row, None, 512, Null, 1)), "valid_shape dim count 2 vs 1"},
+      {tup, ctx.Make<TupleType>(std::vector<const Type*>{tv}), "tuple type arity differs"},
+      {tup, ctx.Make<TupleType>(std::vector<const Type*>{tv, tile(F16, Vec, std::nullopt)}),
+       "tile dtype " + dt(F32, F16)},
+      {ctx.Make<ArrayType>(F32, 4), ctx.Make<ArrayType>(F16, 4), "array dtype " + dt(F32, F16)},
+      {ctx.Make<ArrayType>(F32, 4), ctx.Make<ArrayType>(F32, 5), "array extent 4 vs 5"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.why);
+    std::string why;
+    CHECK_FALSE(StructuralEqual(c.a, c.b, &why));
+    CHECK(why == c.why);
+    CHECK(StructuralHash(c.a) != StructuralHash(c.b));
+  }
+  // Equal fields (fresh but equal dim constants): equal and hashed alike.
+  const Type* tv2 = tensor(F32, dims({4, 4}), tensor_view(ND, Null, 2, 2));
+  CHECK(tv2 != tv);
+  CHECK(StructuralEqual(tv, tv2));
+  CHECK(StructuralHash(tv) == StructuralHash(tv2));
+  CHECK(StructuralEqual(ctx.Make<ArrayType>(F32, 4), ctx.Make<ArrayType>(F32, 4)));
+}
+
+TEST_CASE("IRMutator rebuilds a changed TileType through the interning constructor") {
+  Context ctx;
+  const Var* n = ctx.NewVar("n", ctx.Scalar(DataType::kIndex));
+  const Expr* four = ctx.Int(4);
+  const Expr* eight = ctx.Int(8);
+  TileView view;
+  view.valid_shape = {n, four};
+  const TileType* t = ctx.Make<TileType>(std::vector<const Expr*>{n, four}, DataType::kFP32,
+                                         MemorySpace::kVec, view);
+  const Type* tup = ctx.Make<TupleType>(std::vector<const Type*>{t, ctx.Scalar(DataType::kFP32)});
+  // Unchanged: the same pointer.
+  {
+    IRMutator m(ctx);
+    CHECK(m.MutateType(t) == t);
+    CHECK(m.MutateType(tup) == tup);
+  }
+  // Changed: the interned tile with the new fields, whichever mutator made it.
+  TileView nv;
+  nv.valid_shape = {eight, four};
+  const TileType* want = ctx.InternTileType(std::vector<const Expr*>{eight, four}, DataType::kFP32,
+                                            MemorySpace::kVec, &nv);
+  IRMutator m1(ctx), m2(ctx);
+  m1.Substitute(n, eight);
+  m2.Substitute(n, eight);
+  const Type* r1 = m1.MutateType(t);
+  CHECK(r1 != t);
+  CHECK(r1 == want);
+  CHECK(m2.MutateType(t) == want);
+  const auto* rt = As<TupleType>(m1.MutateType(tup));
+  REQUIRE(rt != nullptr);
+  CHECK(rt != tup);
+  CHECK(rt->types[0] == want);
+  CHECK(rt->types[1] == ctx.Scalar(DataType::kFP32));
 }

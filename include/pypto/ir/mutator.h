@@ -75,7 +75,6 @@ class IRMutator {
   virtual std::vector<const IterArg*> MutateIterArgs(const std::vector<const IterArg*>& v,
                                                      bool* changed);
   std::vector<const Var*> MutateVarDefs(const std::vector<const Var*>& v, bool* changed);
-  const Type* MutateTensorLike(const TensorType* t);
   // Rebuilds an op call (re-deducing its type); PYPTO_CHECKs on deducer failure.
   const Call* RebuildOpCall(const Call* c, std::vector<const Expr*> args, AttrList kwargs,
                             AttrList attrs);

@@ -13,7 +13,7 @@
 namespace pypto::ir {
 
 enum class NodeKind : uint8_t {
-#define PYPTO_TYPE(N) k##N,
+#define PYPTO_TYPE(N, ...) k##N,
 #define PYPTO_EXPR(N, ...) k##N,
 #define PYPTO_STMT(N, ...) k##N,
 #include "pypto/ir/node_kinds.def"
@@ -27,7 +27,7 @@ std::string_view NodeKindName(NodeKind k);
 namespace node_family {
 enum Family : uint8_t { kType, kExpr, kStmt, kScope };
 inline constexpr Family kOf[] = {
-#define PYPTO_TYPE(N) kType,
+#define PYPTO_TYPE(N, ...) kType,
 #define PYPTO_EXPR(N, ...) kExpr,
 #define PYPTO_STMT(N, ...) kStmt,
 #define PYPTO_SCOPE(N, ...) kScope,

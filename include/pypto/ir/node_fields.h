@@ -1,5 +1,6 @@
 // EachField(node, walker): the field lists of node_kinds.def as code. For every
-// expression and statement kind N it defines
+// type, expression and statement kind N, and every type sub-record (the
+// optional TensorView / TileView), it defines
 //
 //   template <class W> void EachField(const N*, W& w);
 //
@@ -7,7 +8,9 @@
 // with a pointer to the member: w.Val(&N::f, msg), w.Use(&N::f), w.Uses(&N::f,
 // what), w.Attrs(...), w.Def(...), w.Defs(...), w.AssignDef(...), w.Inits(...),
 // w.IterDefs(...), w.OptBody(...), w.Body(...), w.Stmts(...), w.OwnType(...),
-// w.ResultType(...). A walk (the visitor's default hooks, the mutator's
+// w.ResultType(...), and for types w.View(&N::f, what) (an optional sub-record:
+// the walker recurses with EachField on its value) and w.Types(&N::f, msg).
+// A walk (the visitor's default hooks, the mutator's
 // rebuild, structural equality and hashing, node_walk.h) is one walker class
 // that says what each field kind means to it; nothing else in the tree lists a
 // node's children. Everything inlines: a generated walk costs what the
@@ -33,6 +36,8 @@ namespace pypto::ir {
 #define STMT(f) w.OptBody(&T::f);
 #define BODY(f) w.Body(&T::f);
 #define STMTS(f, what) w.Stmts(&T::f, what);
+#define VIEW(f, what) w.View(&T::f, what);
+#define TYPES(f, msg) w.Types(&T::f, msg);
 #define PYPTO_EXPR(N, ...)                \
   template <class W>                      \
   inline void EachField(const N*, W& w) { \
@@ -41,6 +46,8 @@ namespace pypto::ir {
     __VA_ARGS__                           \
   }
 #define PYPTO_STMT(N, ...) PYPTO_EXPR(N, __VA_ARGS__)
+#define PYPTO_TYPE(N, ...) PYPTO_EXPR(N, __VA_ARGS__)
+#define PYPTO_FIELDS(N, ...) PYPTO_EXPR(N, __VA_ARGS__)
 #include "pypto/ir/node_kinds.def"
 #undef VAL
 #undef TYPE
@@ -56,6 +63,8 @@ namespace pypto::ir {
 #undef STMT
 #undef BODY
 #undef STMTS
+#undef VIEW
+#undef TYPES
 
 // Calls f(static_cast<const N*>(s)) for the concrete kind of statement `s`.
 template <class F>
@@ -84,6 +93,21 @@ decltype(auto) DispatchExpr(const Expr* e, F&& f) {
       break;
   }
   PYPTO_CHECK(false, "DispatchExpr: not an expression kind");
+  __builtin_unreachable();
+}
+
+// Calls f(static_cast<const N*>(t)) for the concrete kind of type `t`.
+template <class F>
+decltype(auto) DispatchType(const Type* t, F&& f) {
+  switch (t->kind) {
+#define PYPTO_TYPE(N, ...) \
+  case NodeKind::k##N:     \
+    return f(static_cast<const N*>(t));
+#include "pypto/ir/node_kinds.def"
+    default:
+      break;
+  }
+  PYPTO_CHECK(false, "DispatchType: not a type kind");
   __builtin_unreachable();
 }
 

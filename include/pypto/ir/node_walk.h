@@ -12,6 +12,9 @@
 //   ForEachChildExpr(e, f, t)  f(const Expr*) for every operand of expression `e`
 //                           (kwarg / attr Exprs included), t(const Type*) for a
 //                           Call's result type
+//   ForEachTypeChild(t, f, g)  f(const Expr*) for every expression inside type `t`
+//                           (shape dims, view strides / valid shapes), g(const
+//                           Type*) for every element type (a tuple's)
 #pragma once
 
 #include "pypto/ir/node_fields.h"
@@ -88,6 +91,17 @@ struct Walk {
   void Stmts(M C::*m, const char*) {
     for (const Stmt* s : x->*m) on_stmt(s);
   }
+  template <class M, class C>
+  void View(M C::*m, const char*) {
+    if (!(x->*m)) return;
+    Walk<typename M::value_type, StmtF, ExprF, DefF, TypeF> w{&*(x->*m), on_stmt, on_expr, on_def,
+                                                              on_type};
+    EachField(w.x, w);
+  }
+  template <class M, class C>
+  void Types(M C::*m, const char*) {
+    for (const Type* t : x->*m) on_type(t);
+  }
 };
 
 template <class StmtF, class ExprF, class DefF, class TypeF>
@@ -125,6 +139,16 @@ template <class F, class T>
 void ForEachChildExpr(const Expr* e, F&& f, T&& on_type) {
   auto none = node_walk::kNone;
   DispatchExpr(e, [&](const auto* x) {
+    using N = std::remove_cv_t<std::remove_pointer_t<decltype(x)>>;
+    node_walk::Walk<N, decltype(none), F, decltype(none), T> w{x, none, f, none, on_type};
+    EachField(x, w);
+  });
+}
+
+template <class F, class T>
+void ForEachTypeChild(const Type* t, F&& f, T&& on_type) {
+  auto none = node_walk::kNone;
+  DispatchType(t, [&](const auto* x) {
     using N = std::remove_cv_t<std::remove_pointer_t<decltype(x)>>;
     node_walk::Walk<N, decltype(none), F, decltype(none), T> w{x, none, f, none, on_type};
     EachField(x, w);

@@ -12,7 +12,8 @@
 //
 // Types are not walked unless `visit_types_` is set; then the types of binding
 // sites, Call results and function return types are visited, and the default type
-// hooks descend into shape / view expressions (symbolic dims are uses).
+// hooks descend into shape / view expressions (symbolic dims are uses) and a
+// tuple's element types, all generated from node_kinds.def.
 #pragma once
 
 #include "pypto/ir/function.h"
@@ -64,7 +65,7 @@ class IRVisitor {
   virtual void VisitType(const Type* t) {
     if (!t) return;
     switch (t->kind) {
-#define PYPTO_TYPE(N)                    \
+#define PYPTO_TYPE(N, ...)               \
   case NodeKind::k##N:                   \
     Visit_##N(static_cast<const N*>(t)); \
     break;
@@ -99,30 +100,11 @@ class IRVisitor {
   template <class N>
   void VisitChildren(const N* x);
 
-  // ---- types (reached only through VisitType) ----
-  virtual void Visit_UnknownType(const UnknownType*) {}
-  virtual void Visit_ScalarType(const ScalarType*) {}
-  virtual void Visit_TensorType(const TensorType* t) { VisitTensorLike(t); }
-  virtual void Visit_DistributedTensorType(const DistributedTensorType* t) { VisitTensorLike(t); }
-  virtual void Visit_TileType(const TileType* t) {
-    for (const Expr* d : t->shape) VisitExpr(d);
-    if (t->view)
-      for (const Expr* d : t->view->valid_shape) VisitExpr(d);
-  }
-  virtual void Visit_TupleType(const TupleType* t) {
-    for (const Type* x : t->types) VisitType(x);
-  }
-  virtual void Visit_ArrayType(const ArrayType*) {}
-  virtual void Visit_PtrType(const PtrType*) {}
-  virtual void Visit_CommCtxType(const CommCtxType*) {}
-  virtual void Visit_WindowBufferType(const WindowBufferType*) {}
-  void VisitTensorLike(const TensorType* t) {
-    for (const Expr* d : t->shape) VisitExpr(d);
-    if (t->view) {
-      for (const Expr* d : t->view->stride) VisitExpr(d);
-      for (const Expr* d : t->view->valid_shape) VisitExpr(d);
-    }
-  }
+  // ---- types (reached only through VisitType): defaults generated too; they
+  // visit shape and view dims as uses and a tuple's element types ----
+#define PYPTO_TYPE(N, ...) \
+  virtual void Visit_##N(const N* t) { VisitChildren(t); }
+#include "pypto/ir/node_kinds.def"
 
  protected:
   bool visit_types_ = false;
@@ -185,6 +167,17 @@ struct VisitorWalk {
   template <class M, class C>
   void Stmts(M C::*m, const char*) {
     for (const Stmt* s : x->*m) v.VisitStmt(s);
+  }
+  template <class M, class C>
+  void View(M C::*m, const char*) {
+    if (!(x->*m)) return;
+    using V = typename M::value_type;
+    VisitorWalk<V> w{v, &*(x->*m), types};
+    EachField(w.x, w);
+  }
+  template <class M, class C>
+  void Types(M C::*m, const char*) {
+    for (const Type* t : x->*m) v.VisitType(t);
   }
 };
 

@@ -44,99 +44,74 @@ Value CastScalar(const Value& a, DataType dt) {
   return Value::Int(WrapInt(dt, a.i), dt);
 }
 
-Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero) {
-  bool fl = a.IsFloatScalar() || b.IsFloatScalar();
-  if (ir::IsComparison(op)) {
-    bool r;
-    if (fl) {
-      double x = a.AsDouble(), y = b.AsDouble();
-      switch (op) {
-        case BinaryOp::kEq:
-          r = x == y;
-          break;
-        case BinaryOp::kNe:
-          r = x != y;
-          break;
-        case BinaryOp::kLt:
-          r = x < y;
-          break;
-        case BinaryOp::kLe:
-          r = x <= y;
-          break;
-        case BinaryOp::kGt:
-          r = x > y;
-          break;
-        default:
-          r = x >= y;
-          break;
-      }
-    } else {
-      int64_t x = a.i, y = b.i;
-      switch (op) {
-        case BinaryOp::kEq:
-          r = x == y;
-          break;
-        case BinaryOp::kNe:
-          r = x != y;
-          break;
-        case BinaryOp::kLt:
-          r = x < y;
-          break;
-        case BinaryOp::kLe:
-          r = x <= y;
-          break;
-        case BinaryOp::kGt:
-          r = x > y;
-          break;
-        default:
-          r = x >= y;
-          break;
-      }
-    }
-    return Value::Bool(r);
+namespace {
+
+// `x <op> y` for a comparison op, on doubles or on int64s alike.
+template <class T>
+bool Compare(BinaryOp op, T x, T y) {
+  switch (op) {
+    case BinaryOp::kEq:
+      return x == y;
+    case BinaryOp::kNe:
+      return x != y;
+    case BinaryOp::kLt:
+      return x < y;
+    case BinaryOp::kLe:
+      return x <= y;
+    case BinaryOp::kGt:
+      return x > y;
+    default:
+      return x >= y;
   }
-  if (op == BinaryOp::kAnd) return Value::Bool(a.AsBool() && b.AsBool());
-  if (op == BinaryOp::kOr) return Value::Bool(a.AsBool() || b.AsBool());
-  if (fl || IsFloat(dt) || op == BinaryOp::kDiv) {
-    double x = a.AsDouble(), y = b.AsDouble(), r = 0;
-    switch (op) {
-      case BinaryOp::kAdd:
-        r = x + y;
-        break;
-      case BinaryOp::kSub:
-        r = x - y;
-        break;
-      case BinaryOp::kMul:
-        r = x * y;
-        break;
-      case BinaryOp::kDiv:
-        r = x / y;
-        break;
-      case BinaryOp::kFloorDiv:
-        r = std::floor(x / y);
-        break;
-      case BinaryOp::kFloorMod:
-        r = x - std::floor(x / y) * y;
-        break;
-      case BinaryOp::kPow:
-        r = std::pow(x, y);
-        break;
-      case BinaryOp::kMin:
-        r = std::fmin(x, y);
-        break;
-      case BinaryOp::kMax:
-        r = std::fmax(x, y);
-        break;
-      default: {
-        *div_zero = false;
-        return CastScalar(ScalarBinary(op, CastScalar(a, DataType::kInt64),
-                                       CastScalar(b, DataType::kInt64), DataType::kInt64, div_zero),
-                          dt);
-      }
+}
+
+// Arithmetic in double (a float operand, a float result dtype, or true
+// division), rounded to `dt`; integer-only ops convert both operands to INT64
+// and take the integer path.
+Value FloatBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero) {
+  double x = a.AsDouble(), y = b.AsDouble(), r = 0;
+  switch (op) {
+    case BinaryOp::kAdd:
+      r = x + y;
+      break;
+    case BinaryOp::kSub:
+      r = x - y;
+      break;
+    case BinaryOp::kMul:
+      r = x * y;
+      break;
+    case BinaryOp::kDiv:
+      r = x / y;
+      break;
+    case BinaryOp::kFloorDiv:
+      r = std::floor(x / y);
+      break;
+    case BinaryOp::kFloorMod:
+      r = x - std::floor(x / y) * y;
+      break;
+    case BinaryOp::kPow:
+      r = std::pow(x, y);
+      break;
+    case BinaryOp::kMin:
+      r = std::fmin(x, y);
+      break;
+    case BinaryOp::kMax:
+      r = std::fmax(x, y);
+      break;
+    default: {
+      *div_zero = false;
+      return CastScalar(ScalarBinary(op, CastScalar(a, DataType::kInt64),
+                                     CastScalar(b, DataType::kInt64), DataType::kInt64, div_zero),
+                        dt);
     }
-    if (!IsFloat(dt)) return CastScalar(Value::Float(r, DataType::kFP64), dt);
-    return Value::Float(RoundTo(dt, r), dt);
   }
+  if (!IsFloat(dt)) return CastScalar(Value::Float(r, DataType::kFP64), dt);
+  return Value::Float(RoundTo(dt, r), dt);
+}
+
+// Integer arithmetic on int64 operands: wraps (two's complement) to `dt`;
+// `//` and `%` floor like Python; division by zero sets *div_zero.
+Value IntBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero) {
   int64_t x = a.i, y = b.i, r = 0;
   auto ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
   switch (op) {
@@ -199,6 +174,18 @@ Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, boo
       break;
   }
   return Value::Int(WrapInt(dt, r), dt);
+}
+
+}  // namespace
+
+Value ScalarBinary(BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero) {
+  bool fl = a.IsFloatScalar() || b.IsFloatScalar();
+  if (ir::IsComparison(op))
+    return Value::Bool(fl ? Compare(op, a.AsDouble(), b.AsDouble()) : Compare(op, a.i, b.i));
+  if (op == BinaryOp::kAnd) return Value::Bool(a.AsBool() && b.AsBool());
+  if (op == BinaryOp::kOr) return Value::Bool(a.AsBool() || b.AsBool());
+  if (fl || IsFloat(dt) || op == BinaryOp::kDiv) return FloatBinary(op, a, b, dt, div_zero);
+  return IntBinary(op, a, b, dt, div_zero);
 }
 
 Value ScalarUnary(UnaryOp op, const Value& a, DataType dt) {

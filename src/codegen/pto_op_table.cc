@@ -61,8 +61,6 @@ constexpr std::pair<OpHandle, PtoUnsupported> kUnsupported[] = {
     {ops::kPldWindow, PtoUnsupported::kHostSide},
     {ops::kTileGetSubblockIdx, PtoUnsupported::kSubblockIdx},
     {ops::kTensorCreate, PtoUnsupported::kTensorLevel},
-    {ops::kTensorAssemble, PtoUnsupported::kTensorLevel},
-    {ops::kTensorCast, PtoUnsupported::kTensorLevel},
 };
 
 // The family rules: a tensor op with a tile twin (tensor.add, pld.tensor.put,

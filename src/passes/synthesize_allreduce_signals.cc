@@ -126,7 +126,8 @@ class SignalSynthesizer : public util::LoopDepthMutator {
                       "loop and pass it as the second argument");
       return nullptr;
     }
-    if (host::StrKwarg(*c, "mode", "mesh") == "ring") {
+    // The ring variant (declared on the op: mode="ring") needs its own signal shape.
+    if (c->op->builtin_variant.valid() && c->op->BuiltinFor(c->kwargs) == c->op->builtin_variant) {
       diag_.Error(c->span, c->op->name +
                                ": mode=\"ring\" requires an explicit [2 * (NR - 1) + 1, NR] INT32 "
                                "signal on the host rail; only mesh signals are synthesized");

@@ -42,6 +42,10 @@ enum class ErrorKind { kParse, kVerify, kPass, kEmit, kSim };
 [[noreturn]] void RaiseDiagnostics(ErrorKind kind, const DiagnosticEngine& diag,
                                    const SourceManager& sources, const std::string& fallback);
 
+// Raises pypto._core.ArgumentError (a PyptoError, TypeError and ValueError):
+// a pypto function got an argument of the wrong type or value.
+[[noreturn]] void RaiseArgumentError(const std::string& message);
+
 // Structured form of a diagnostic list (the `diagnostics` attribute above).
 py::list DiagnosticsToPython(const DiagnosticEngine& diag, const SourceManager& sources);
 

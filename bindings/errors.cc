@@ -15,6 +15,7 @@ namespace {
 // Borrowed forever: the types live as long as the interpreter (module attrs).
 PyObject* g_types[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
 PyObject* g_internal = nullptr;
+PyObject* g_argument = nullptr;
 
 PyObject* TypeOf(ErrorKind k) { return g_types[static_cast<int>(k)]; }
 
@@ -79,6 +80,11 @@ void RaiseDiagnostics(ErrorKind kind, const DiagnosticEngine& diag, const Source
   throw py::error_already_set();
 }
 
+void RaiseArgumentError(const std::string& message) {
+  PyErr_SetString(g_argument, message.c_str());
+  throw py::error_already_set();
+}
+
 void InitErrors(py::module_& m) {
   PyObject* base = PyErr_NewExceptionWithDoc(
       "pypto._core.PyptoError",
@@ -113,6 +119,17 @@ void InitErrors(py::module_& m) {
     g_types[static_cast<int>(s.kind)] = t;
     m.attr(s.name) = py::handle(t);
   }
+  // Also a TypeError and a ValueError, so code that catches what Python itself
+  // raises for a bad argument keeps working.
+  py::tuple arg_bases =
+      py::make_tuple(py::handle(base), py::handle(PyExc_TypeError), py::handle(PyExc_ValueError));
+  g_argument = PyErr_NewExceptionWithDoc(
+      "pypto._core.ArgumentError",
+      "A pypto function was called with an argument of the wrong type or value, or with an "
+      "unknown keyword. Also a TypeError and a ValueError.",
+      arg_bases.ptr(), nullptr);
+  PYPTO_CHECK(g_argument != nullptr);
+  m.attr("ArgumentError") = py::handle(g_argument);
   g_internal = PyErr_NewExceptionWithDoc(
       "pypto._core.InternalError",
       "A compiler invariant failed (a bug in pypto, not in the user's program).",

@@ -29,7 +29,7 @@ std::string ConstantText(const py::handle& v) {
     }
     return s + "]";
   }
-  throw py::type_error(
+  RaiseArgumentError(
       "parse: constant values must be int, float, bool, str (literal text) "
       "or lists of them; got " +
       py::repr(v.get_type()).cast<std::string>());
@@ -43,9 +43,16 @@ std::vector<std::pair<std::string, std::string>> ConstantsFrom(const py::object&
       out.emplace_back(py::str(item.first).cast<std::string>(), ConstantText(item.second));
     return out;
   }
+  if (!py::isinstance<py::iterable>(c))
+    RaiseArgumentError("parse: constants must be a dict or (name, value) pairs; got " +
+                       py::repr(c.get_type()).cast<std::string>());
   for (const py::handle& pair : c) {
-    auto t = pair.cast<py::tuple>();
-    if (t.size() != 2) throw py::type_error("parse: constants must be (name, value) pairs");
+    if (!py::isinstance<py::tuple>(pair) && !py::isinstance<py::list>(pair))
+      RaiseArgumentError("parse: constants must be a dict or (name, value) pairs; got " +
+                         py::repr(pair.get_type()).cast<std::string>());
+    auto t = py::reinterpret_borrow<py::sequence>(pair);
+    if (t.size() != 2 || !py::isinstance<py::str>(t[0]))
+      RaiseArgumentError("parse: constants must be (name, value) pairs");
     out.emplace_back(t[0].cast<std::string>(), ConstantText(t[1]));
   }
   return out;
@@ -133,7 +140,7 @@ void InitIr(py::module_& m) {
           },
           [](ProgramHandle& p, const std::string& a) {
             if (a != "a2a3" && a != "a5")
-              throw py::value_error("target_arch must be \"a2a3\" or \"a5\", got \"" + a + "\"");
+              RaiseArgumentError("target_arch must be \"a2a3\" or \"a5\", got \"" + a + "\"");
             py::gil_scoped_release nogil;
             std::lock_guard<std::mutex> lock(*p.mu);
             p.ctx->target_arch = a;
@@ -161,8 +168,7 @@ void InitIr(py::module_& m) {
       [](const std::string& text, const std::string& filename, bool allow_internal_ops,
          const py::object& constants, int line_offset, const std::string& target_arch) {
         if (target_arch != "a2a3" && target_arch != "a5")
-          throw py::value_error("target_arch must be \"a2a3\" or \"a5\", got \"" + target_arch +
-                                "\"");
+          RaiseArgumentError("target_arch must be \"a2a3\" or \"a5\", got \"" + target_arch + "\"");
         ir::ParseOptions opts;
         opts.allow_internal_ops = allow_internal_ops;
         opts.constants = ConstantsFrom(constants);

@@ -2,10 +2,18 @@
 // arrays in and out. Arrays are copied into the executor's HostArray (row-major
 // bytes) and back; BF16 travels as uint16 arrays holding the upper half of the
 // FP32 bit pattern (numpy has no bfloat16), like the executor's .npy files.
+// Arrays in a non-native byte order are converted first. The run itself happens
+// on a worker thread while the calling thread, every 50 ms, lets Python handle
+// signals: Ctrl-C cancels the run (all of its threads are joined) and raises
+// KeyboardInterrupt.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <thread>
 
 #include "bindings.h"
 #include "pypto/sim/run.h"
@@ -63,8 +71,67 @@ DataType FromNumpy(const py::dtype& d, const std::string& name) {
   if (kind == 'u' && size == 2) return DataType::kUInt16;
   if (kind == 'u' && size == 4) return DataType::kUInt32;
   if (kind == 'u' && size == 8) return DataType::kUInt64;
-  throw py::type_error("run_program: input '" + name + "' has unsupported numpy dtype " +
-                       py::repr(d).cast<std::string>());
+  RaiseArgumentError("run_program: input '" + name + "' has unsupported numpy dtype " +
+                     py::repr(d).cast<std::string>());
+}
+
+// `value` as a C-contiguous array in native byte order (a '>f4' array on a
+// little-endian host is byte-swapped, never reinterpreted).
+py::array NativeArray(const py::handle& value, const std::string& name) {
+  auto arr = py::array::ensure(value, py::array::c_style);
+  if (!arr) RaiseArgumentError("run_program: input '" + name + "' is not array-like");
+  py::object d = arr.dtype();
+  if (!d.attr("isnative").cast<bool>()) {
+    arr = py::array::ensure(arr.attr("astype")(d.attr("newbyteorder")("=")), py::array::c_style);
+    if (!arr) RaiseArgumentError("run_program: input '" + name + "' cannot be byte-swapped");
+  }
+  return arr;
+}
+
+// Runs `run` on a worker thread (the GIL released) while this thread checks
+// for Python signals; on one (Ctrl-C) sets *cancel, waits for the run to wind
+// down and returns false with the Python error (KeyboardInterrupt) set.
+bool RunInterruptibly(const std::function<void()>& run, std::atomic<bool>* cancel) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false, interrupted = false;
+  std::exception_ptr failure;
+  {
+    py::gil_scoped_release nogil;
+    auto body = [&] {
+      try {
+        run();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      std::lock_guard<std::mutex> l(mu);
+      done = true;
+      cv.notify_all();
+    };
+    std::thread worker;
+    try {
+      worker = std::thread(body);
+    } catch (const std::system_error&) {
+      body();  // no thread for the run: run it here (not interruptible)
+    }
+    std::unique_lock<std::mutex> l(mu);
+    while (!cv.wait_for(l, std::chrono::milliseconds(50), [&] { return done; })) {
+      if (interrupted) continue;
+      l.unlock();
+      {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) {
+          interrupted = true;
+          cancel->store(true);
+        }
+      }
+      l.lock();
+    }
+    l.unlock();
+    if (worker.joinable()) worker.join();
+  }
+  if (failure) std::rethrow_exception(failure);
+  return !interrupted;
 }
 
 }  // namespace
@@ -75,13 +142,19 @@ void InitSim(py::module_& m) {
       [m](const ProgramHandle& p, int ranks, const py::dict& inputs, const std::string& schedule,
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
-          uint64_t inputs_seed, const py::dict& bf16_inputs) {
+          uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify) {
         sim::RunOptions opts;
-        if (ranks < 1) throw py::value_error("run_program: ranks must be >= 1");
+        if (ranks < 1 || ranks > sim::kMaxRanks)
+          RaiseArgumentError("run_program: ranks=" + std::to_string(ranks) +
+                             " is out of range (1 .. " + std::to_string(sim::kMaxRanks) + ")");
         opts.ranks = ranks;
         std::string err;
-        if (!sim::ParseSchedule(schedule, &opts, &err))
-          throw py::value_error("run_program: " + err);
+        if (!sim::ParseSchedule(schedule, &opts, &err)) RaiseArgumentError("run_program: " + err);
+        if (memory_limit < 0)
+          RaiseArgumentError("run_program: memory_limit=" + std::to_string(memory_limit) +
+                             " is negative (0 = no limit)");
+        opts.memory_limit = memory_limit;
+        opts.verify = verify;
         opts.entry = entry;
         opts.deadline_s = deadline_s;
         opts.check_signals = check_signals;
@@ -94,14 +167,13 @@ void InitSim(py::module_& m) {
         std::map<std::string, sim::HostArray> in;
         for (auto item : inputs) {
           std::string name = py::str(item.first);
-          auto arr = py::array::ensure(item.second, py::array::c_style);
-          if (!arr) throw py::type_error("run_program: input '" + name + "' is not array-like");
+          py::array arr = NativeArray(item.second, name);
           sim::HostArray h;
           h.dtype = FromNumpy(arr.dtype(), name);
           if (bf16_inputs.contains(name.c_str())) {
             if (h.dtype != DataType::kUInt16)
-              throw py::type_error("run_program: bf16 input '" + name +
-                                   "' must be given as uint16 bit patterns");
+              RaiseArgumentError("run_program: bf16 input '" + name +
+                                 "' must be given as uint16 bit patterns");
             h.dtype = DataType::kBF16;
           }
           for (py::ssize_t i = 0; i < arr.ndim(); ++i) h.shape.push_back(arr.shape(i));
@@ -110,11 +182,15 @@ void InitSim(py::module_& m) {
           in.emplace(std::move(name), std::move(h));
         }
         sim::RunResult res;
-        {
-          py::gil_scoped_release nogil;
-          std::lock_guard<std::mutex> lock(*p.mu);
-          res = sim::RunProgram(*p.ctx, *p.prog, in, opts);
-        }
+        std::atomic<bool> cancel{false};
+        opts.cancel = &cancel;
+        bool finished = RunInterruptibly(
+            [&] {
+              std::lock_guard<std::mutex> lock(*p.mu);
+              res = sim::RunProgram(*p.ctx, *p.prog, in, opts);
+            },
+            &cancel);
+        if (!finished) throw py::error_already_set();  // KeyboardInterrupt
         if (res.exit_code != 0) {
           std::string msg = res.report;
           while (!msg.empty() && msg.back() == '\n') msg.pop_back();
@@ -142,11 +218,27 @@ void InitSim(py::module_& m) {
       py::arg("check_signals") = false, py::arg("detect_races") = false,
       py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
-      py::arg("bf16_inputs") = py::dict(),
+      py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
+      py::arg("verify") = true,
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
       "are world-shaped [P, ...]). schedule: \"parallel\" or \"random:SEED\". Returns "
       "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "
-      "Raises SimError (with exit_code) on deadlock, race, bad inputs or runtime errors.");
+      "Raises SimError (with exit_code) on deadlock, race, bad inputs or runtime errors. "
+      "memory_limit: bytes (0 = none) of windows and host tensors; verify: run the verifier "
+      "first. Ctrl-C cancels the run and raises KeyboardInterrupt.");
+  m.def(
+      "parse_byte_size",
+      [](const std::string& text) {
+        int64_t bytes = 0;
+        std::string err;
+        if (!sim::ParseByteSize(text, &bytes, &err)) RaiseArgumentError(err);
+        return bytes;
+      },
+      py::arg("text"),
+      "Bytes of a size spelt like pypto-run's --memory-limit: digits with an optional K, M, G "
+      "or T suffix (binary), or 'none' (0).");
+  m.attr("MAX_RANKS") = sim::kMaxRanks;
+  m.attr("DEFAULT_MEMORY_LIMIT") = sim::kDefaultMemoryLimit;
 }
 
 }  // namespace pypto::bindings

@@ -17,11 +17,11 @@ if _os.environ.get("PYPTO_CORE_DIR"):
     __path__.insert(0, _os.environ["PYPTO_CORE_DIR"])
 
 from . import _core
-from ._core import (EmitError, InternalError, ParseError, PassError, Program, PyptoError,
-                    SimError, VerifyError)
+from ._core import (ArgumentError, EmitError, InternalError, ParseError, PassError, Program,
+                    PyptoError, SimError, VerifyError)
 
 __all__ = ["Program", "PyptoError", "ParseError", "VerifyError", "PassError", "EmitError",
-           "SimError", "InternalError", "ir", "language", "sim"]
+           "SimError", "ArgumentError", "InternalError", "ir", "language", "sim"]
 
 
 def __getattr__(name):

@@ -16,7 +16,13 @@ class EmitError(PyptoError): ...
 class SimError(PyptoError):
     exit_code: int
 
+class ArgumentError(PyptoError, TypeError, ValueError):
+    """A pypto function got an argument of the wrong type or value, or an unknown keyword."""
+
 class InternalError(RuntimeError): ...
+
+MAX_RANKS: int  # largest world size of run_program / pypto-run
+DEFAULT_MEMORY_LIMIT: int  # bytes; run_program's default memory_limit
 
 class Program:
     """A parsed or transformed program; owns its compilation context."""
@@ -79,9 +85,13 @@ def run_program(program: Program, ranks: int, inputs: Mapping[str, numpy.ndarray
                 check_signals: bool = False, detect_races: bool = False,
                 poison_nan: bool = False, trace_path: str = "", stats: bool = False,
                 inputs_random: bool = False, inputs_seed: int = 0,
-                bf16_inputs: Mapping[str, Any] = ...
+                bf16_inputs: Mapping[str, Any] = ..., memory_limit: int = ...,
+                verify: bool = True
                 ) -> Tuple[Dict[str, numpy.ndarray], str]:
-    """Runs a program on simulated ranks; raises SimError."""
+    """Runs a program on simulated ranks; raises SimError (KeyboardInterrupt on Ctrl-C)."""
+
+def parse_byte_size(text: str) -> int:
+    """Bytes of "4G"-style text (K/M/G/T binary suffixes; "none" = 0)."""
 
 def op_names(include_internal: bool = True) -> List[str]:
     """Registered op names, sorted."""

@@ -59,24 +59,143 @@ static bool DescrToDType(std::string_view d, DataType* t) {
   return false;
 }
 
-// Finds `'key':` in the header dict and returns the text after the colon.
-static bool FindKey(std::string_view h, std::string_view key, std::string_view* rest) {
-  // Built by appends: GCC 12 at -O3 reports a false -Wrestrict overlap for
-  // "'" + std::string(key) + "'".
-  std::string k1;
-  k1.reserve(key.size() + 2);
-  k1 += '\'';
-  k1.append(key);
-  k1 += '\'';
-  size_t p = h.find(k1);
-  if (p == std::string_view::npos) return false;
-  p = h.find(':', p + k1.size());
-  if (p == std::string_view::npos) return false;
-  ++p;
-  while (p < h.size() && h[p] == ' ') ++p;
-  *rest = h.substr(p);
-  return true;
+namespace {
+
+// The header dict of a .npy file: `{'descr': '<f4', 'fortran_order': False,
+// 'shape': (2, 3), }` followed by space padding and '\n'. Parsed strictly:
+// exactly these three keys, each once; a string, a bool and a tuple of
+// non-negative integers. Every failure names the field that is wrong.
+class HeaderParser {
+ public:
+  explicit HeaderParser(std::string_view h) : h_(h) {}
+
+  bool Parse(std::string* descr, bool* fortran, std::vector<int64_t>* shape, std::string* error) {
+    err_ = error;
+    Skip();
+    if (!Eat('{')) return Fail("malformed .npy header: expected '{' at the start of the dict");
+    bool seen_descr = false, seen_fortran = false, seen_shape = false;
+    for (;;) {
+      Skip();
+      if (Eat('}')) break;
+      std::string key;
+      if (!String(&key)) return Fail("malformed .npy header: expected a quoted key");
+      Skip();
+      if (!Eat(':')) return Fail("malformed .npy header: expected ':' after '" + key + "'");
+      Skip();
+      bool* seen = key == "descr"           ? &seen_descr
+                   : key == "fortran_order" ? &seen_fortran
+                   : key == "shape"         ? &seen_shape
+                                            : nullptr;
+      if (!seen)
+        return Fail("malformed .npy header: unknown key '" + key +
+                    "' (expected descr, fortran_order, shape)");
+      if (*seen) return Fail("malformed .npy header: key '" + key + "' appears twice");
+      *seen = true;
+      if (key == "descr" && !String(descr))
+        return Fail("malformed .npy header (descr): expected a quoted dtype string");
+      if (key == "fortran_order" && !Bool(fortran))
+        return Fail("malformed .npy header (fortran_order): expected True or False");
+      if (key == "shape" && !Shape(shape)) return false;
+      Skip();
+      if (Eat(',')) continue;
+      Skip();
+      if (Eat('}')) break;
+      return Fail("malformed .npy header: expected ',' or '}' after '" + key + "'");
+    }
+    while (p_ < h_.size() && (h_[p_] == ' ' || h_[p_] == '\n' || h_[p_] == '\r')) ++p_;
+    if (p_ != h_.size()) return Fail("malformed .npy header: unexpected text after the dict");
+    if (!seen_descr) return Fail("malformed .npy header: missing key 'descr'");
+    if (!seen_fortran) return Fail("malformed .npy header: missing key 'fortran_order'");
+    if (!seen_shape) return Fail("malformed .npy header: missing key 'shape'");
+    return true;
+  }
+
+ private:
+  bool Fail(const std::string& m) {
+    *err_ = m;
+    return false;
+  }
+  void Skip() {
+    while (p_ < h_.size() && h_[p_] == ' ') ++p_;
+  }
+  bool Eat(char c) {
+    if (p_ < h_.size() && h_[p_] == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  bool Word(std::string_view w) {
+    if (h_.substr(p_, w.size()) != w) return false;
+    p_ += w.size();
+    return true;
+  }
+  bool String(std::string* out) {
+    if (p_ >= h_.size() || (h_[p_] != '\'' && h_[p_] != '"')) return false;
+    size_t q = h_.find(h_[p_], p_ + 1);
+    if (q == std::string_view::npos) return false;
+    *out = std::string(h_.substr(p_ + 1, q - p_ - 1));
+    p_ = q + 1;
+    return true;
+  }
+  bool Bool(bool* out) {
+    if (Word("True")) {
+      *out = true;
+      return true;
+    }
+    if (Word("False")) {
+      *out = false;
+      return true;
+    }
+    return false;
+  }
+  // `(d0, d1, ...)`: each a decimal integer that fits int64 (a trailing `L`
+  // from Python 2 writers is accepted).
+  bool Shape(std::vector<int64_t>* shape) {
+    shape->clear();
+    if (!Eat('(')) return Fail("malformed .npy header (shape): expected a tuple '(...)'");
+    for (;;) {
+      Skip();
+      if (Eat(')')) return true;
+      if (p_ >= h_.size() || h_[p_] < '0' || h_[p_] > '9')
+        return Fail("malformed .npy header (shape): expected a non-negative integer dimension");
+      int64_t d = 0;
+      while (p_ < h_.size() && h_[p_] >= '0' && h_[p_] <= '9') {
+        if (__builtin_mul_overflow(d, int64_t{10}, &d) ||
+            __builtin_add_overflow(d, int64_t{h_[p_] - '0'}, &d))
+          return Fail("malformed .npy header (shape): dimension " + Digits() +
+                      " does not fit in 64 bits");
+        ++p_;
+      }
+      Eat('L');
+      shape->push_back(d);
+      Skip();
+      if (Eat(',')) continue;
+      Skip();
+      if (Eat(')')) return true;
+      return Fail("malformed .npy header (shape): expected ',' or ')' after a dimension");
+    }
+  }
+  // The run of digits around the current position (for messages).
+  std::string Digits() const {
+    size_t b = p_, e = p_;
+    while (b > 0 && h_[b - 1] >= '0' && h_[b - 1] <= '9') --b;
+    while (e < h_.size() && h_[e] >= '0' && h_[e] <= '9') ++e;
+    return std::string(h_.substr(b, e - b));
+  }
+
+  std::string_view h_;
+  size_t p_ = 0;
+  std::string* err_ = nullptr;
+};
+
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
 }
+
+}  // namespace
 
 bool ParseNpy(std::string_view data, NpyArray* out, std::string* error) {
   auto fail = [&](const std::string& m) {
@@ -85,63 +204,49 @@ bool ParseNpy(std::string_view data, NpyArray* out, std::string* error) {
   };
   if (data.size() < 10 || std::memcmp(data.data(), "\x93NUMPY", 6) != 0)
     return fail("not a .npy file (bad magic)");
-  int major = static_cast<uint8_t>(data[6]);
+  int major = static_cast<uint8_t>(data[6]), minor = static_cast<uint8_t>(data[7]);
+  if (major < 1 || major > 3 || minor != 0)
+    return fail("unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor) +
+                " (supported: 1.0, 2.0, 3.0)");
   size_t hlen, hstart;
   if (major == 1) {
     hlen = static_cast<uint8_t>(data[8]) | (static_cast<uint8_t>(data[9]) << 8);
     hstart = 10;
-  } else if (major == 2 || major == 3) {
+  } else {
     if (data.size() < 12) return fail("truncated .npy header");
     hlen = 0;
     for (int i = 0; i < 4; ++i) hlen |= size_t(static_cast<uint8_t>(data[8 + i])) << (8 * i);
     hstart = 12;
-  } else {
-    return fail("unsupported .npy version " + std::to_string(major));
   }
-  if (hstart + hlen > data.size()) return fail("truncated .npy header");
-  std::string_view h = data.substr(hstart, hlen);
-  std::string_view v;
-  if (!FindKey(h, "descr", &v) || v.empty() || (v[0] != '\'' && v[0] != '"'))
-    return fail("malformed .npy header (descr)");
-  size_t q = v.find(v[0], 1);
-  if (q == std::string_view::npos) return fail("malformed .npy header (descr)");
-  std::string_view descr = v.substr(1, q - 1);
+  if (hlen > data.size() - hstart)
+    return fail("truncated .npy header: it claims " + std::to_string(hlen) +
+                " bytes, the file has " + std::to_string(data.size() - hstart) +
+                " after the preamble");
+  std::string descr;
+  bool fortran = false;
+  if (!HeaderParser(data.substr(hstart, hlen)).Parse(&descr, &fortran, &out->shape, error))
+    return false;
   if (!DescrToDType(descr, &out->dtype))
-    return fail("unsupported .npy dtype '" + std::string(descr) +
-                "' (supported: <f4 <f2 <f8 <i4 <i8 <i2 |i1 |u1 |b1 <u2; big-endian is not)");
-  if (!FindKey(h, "fortran_order", &v)) return fail("malformed .npy header (fortran_order)");
-  if (v.substr(0, 4) == "True") return fail("fortran-ordered .npy arrays are not supported");
-  if (!FindKey(h, "shape", &v) || v.empty() || v[0] != '(')
-    return fail("malformed .npy header (shape)");
-  size_t close = v.find(')');
-  if (close == std::string_view::npos) return fail("malformed .npy header (shape)");
-  out->shape.clear();
-  std::string_view dims = v.substr(1, close - 1);
-  size_t i = 0;
-  while (i < dims.size()) {
-    while (i < dims.size() && (dims[i] == ' ' || dims[i] == ',')) ++i;
-    if (i >= dims.size()) break;
-    if (dims[i] < '0' || dims[i] > '9') return fail("malformed .npy header (shape)");
-    int64_t d = 0;
-    while (i < dims.size() && dims[i] >= '0' && dims[i] <= '9') {
-      d = d * 10 + (dims[i] - '0');
-      if (d > (int64_t(1) << 40)) return fail("malformed .npy header (dimension too large)");
-      ++i;
-    }
-    while (i < dims.size() && dims[i] == 'L') ++i;
-    out->shape.push_back(d);
-  }
+    return fail("unsupported .npy dtype '" + descr +
+                "' (supported: <f4 <f2 <f8 <i4 <i8 <i2 |i1 |u1 |b1 <u2 <u4 <u8; big-endian is "
+                "not)");
+  if (fortran) return fail("fortran-ordered .npy arrays are not supported");
+  // Element count and byte size, overflow-checked: a tiny file must not claim
+  // an array whose size wraps around.
   int64_t n = 1;
-  for (int64_t d : out->shape) {
-    n *= d;
-    if (n > (int64_t(1) << 40)) return fail("malformed .npy header (too many elements)");
-  }
-  size_t nbytes = size_t(n) * DTypeBytes(out->dtype);
-  size_t body = hstart + hlen;
-  if (data.size() - body < nbytes)
-    return fail("truncated .npy data: expected " + std::to_string(nbytes) + " bytes, got " +
-                std::to_string(data.size() - body));
-  out->bytes.assign(data.begin() + body, data.begin() + body + nbytes);
+  for (int64_t d : out->shape)
+    if (__builtin_mul_overflow(n, d, &n))
+      return fail(".npy shape " + ShapeText(out->shape) + " has more elements than fit in 64 bits");
+  int64_t nbytes;
+  if (__builtin_mul_overflow(n, int64_t{DTypeBytes(out->dtype)}, &nbytes))
+    return fail(".npy shape " + ShapeText(out->shape) + " of '" + descr +
+                "' needs more than 2^63 bytes");
+  size_t body = hstart + hlen, have = data.size() - body;
+  if (static_cast<uint64_t>(nbytes) != have)
+    return fail(std::string(static_cast<uint64_t>(nbytes) > have ? "truncated" : "oversized") +
+                " .npy data: shape " + ShapeText(out->shape) + " of '" + descr + "' needs " +
+                std::to_string(nbytes) + " bytes, the file has " + std::to_string(have));
+  out->bytes.assign(data.begin() + body, data.end());
   return true;
 }
 

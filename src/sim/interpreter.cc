@@ -485,6 +485,7 @@ Interpreter::Flow Interpreter::ExecFor(Exec& ex, const ForStmt* s) {
   const auto* lt = As<ScalarType>(s->loop_var->type);
   DataType ldt = lt ? lt->dtype : DataType::kIndex;
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (sched.aborted()) throw Aborted{};  // torn down (failure, deadlock, cancel)
     Bind(ex, s->loop_var, Value::Int(i, ldt));
     for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);
     ex.frame->yielded.clear();

@@ -1,10 +1,16 @@
 // Machine bookkeeping: allocations, domain inference, rendezvous, errors.
 #include "pypto/sim/machine.h"
 
+#include <fmt/format.h>
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+
+#include "pypto/sim/memory_limit.h"
 
 namespace pypto::sim {
 
@@ -20,28 +26,75 @@ std::string Domain::Describe() const {
   return s + "}";
 }
 
-Machine::Machine(int ranks, bool poison_nan)
-    : ranks_(ranks), poison_nan_(poison_nan), stats_(static_cast<size_t>(ranks)) {}
+Machine::Machine(int ranks, bool poison_nan, int64_t memory_limit)
+    : ranks_(ranks),
+      poison_nan_(poison_nan),
+      memory_limit_(memory_limit),
+      stats_(static_cast<size_t>(ranks)) {}
+
+namespace {
+
+// Windows at least this large are anonymous mappings (lazily zeroed by the
+// kernel); smaller ones come from the heap and are zeroed here.
+constexpr size_t kMapThreshold = size_t{1} << 20;
+
+void FreeWindow(uint8_t* p, size_t cap, bool mapped) {
+  if (mapped)
+    munmap(p, cap);
+  else
+    std::free(p);
+}
+
+}  // namespace
 
 Machine::~Machine() {
   for (auto& a : allocs_)
-    for (uint8_t* p : a->mem) std::free(p);
+    for (uint8_t* p : a->mem) FreeWindow(p, a->capacity, a->mapped);
 }
 
 int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
   std::lock_guard<std::mutex> l(mu);
+  // Rounded up to whole 64-byte lines (at least one); overflow-checked.
+  int64_t cap64 = bytes <= 0 ? 64 : ((bytes - 1) / 64 + 1) * 64;
+  int64_t all = 0, total = 0;
+  bool overflow = __builtin_mul_overflow(cap64, int64_t{ranks_}, &all) ||
+                  __builtin_add_overflow(window_bytes_, all, &total);
+  if (overflow)
+    throw SimError(span, fmt::format("window '{}' of {} on each of {} ranks: the run's window "
+                                     "bytes would not fit in 64 bits",
+                                     name, FormatBytes(bytes), ranks_));
+  if (memory_limit_ > 0 && total > memory_limit_)
+    throw SimError(span, fmt::format("window '{}' of {} on each of {} rank{} would bring this "
+                                     "run's windows to {}; {}",
+                                     name, FormatBytes(bytes), ranks_, ranks_ == 1 ? "" : "s",
+                                     FormatBytes(total), MemoryLimitHint(memory_limit_)));
   auto a = std::make_unique<Allocation>();
   a->id = static_cast<int>(allocs_.size());
   a->name = name;
   a->bytes = bytes;
   a->span = span;
-  size_t cap = ((static_cast<size_t>(bytes) + 63) / 64) * 64;
-  if (cap == 0) cap = 64;
+  a->capacity = static_cast<size_t>(cap64);
+  a->mapped = a->capacity >= kMapThreshold;
   for (int d = 0; d < ranks_; ++d) {
-    auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, cap));
-    std::memset(p, 0, cap);
+    uint8_t* p = nullptr;
+    if (a->mapped) {
+      void* m = mmap(nullptr, a->capacity, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      p = m == MAP_FAILED ? nullptr : static_cast<uint8_t*>(m);
+    } else {
+      p = static_cast<uint8_t*>(std::aligned_alloc(64, a->capacity));
+      if (p) std::memset(p, 0, a->capacity);
+    }
+    if (!p) {
+      int err = errno;
+      for (uint8_t* q : a->mem) FreeWindow(q, a->capacity, a->mapped);
+      throw SimError(span,
+                     fmt::format("cannot allocate window '{}' of {} on rank {} of {}: {}", name,
+                                 FormatBytes(bytes), d, ranks_, std::strerror(err ? err : ENOMEM)));
+    }
     a->mem.push_back(p);
   }
+  window_bytes_ = total;
   auto it = pending_explicit_.find(name);
   if (it != pending_explicit_.end()) a->explicit_devices = it->second;
   allocs_.push_back(std::move(a));

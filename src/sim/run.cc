@@ -6,14 +6,18 @@
 
 #include <fmt/format.h>
 
+#include <condition_variable>
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/printer.h"
+#include "pypto/ir/verifier.h"
 #include "pypto/sim/interpreter.h"
+#include "pypto/sim/memory_limit.h"
 #include "pypto/sim/semantics_util.h"
 
 namespace pypto::sim {
@@ -184,7 +188,9 @@ class EntryBinding {
         binder_(in, opts.ranks) {}
 
   void Bind() {
+    CheckInputNames();
     BindDynamicDims();
+    CheckMemory();
     for (size_t i = 0; i < entry_.params.size(); ++i) BindParam(i);
   }
 
@@ -193,6 +199,63 @@ class EntryBinding {
   std::vector<OutParam> outs;
 
  private:
+  // Every input names a parameter of the entry (a misspelt name would
+  // otherwise be ignored while the parameter runs on zeros or random data).
+  void CheckInputNames() {
+    std::string params;
+    for (const Var* p : entry_.params) params += (params.empty() ? "" : ", ") + p->name_hint;
+    for (const auto& [name, arr] : inputs_) {
+      bool known = false;
+      for (const Var* p : entry_.params) known = known || p->name_hint == name;
+      if (!known)
+        throw UserError{fmt::format("input '{}' is not a parameter of entry '{}'; {}", name,
+                                    entry_.name,
+                                    params.empty() ? std::string("it has no parameters")
+                                                   : "its parameters are: " + params)};
+    }
+  }
+
+  // The bytes of a parameter's buffer (one rank's copy for a window),
+  // overflow-checked; nullopt when its dims are not bound yet (BindParam
+  // reports that).
+  std::optional<int64_t> ParamBytes(const Var* p, const TensorType* tt, bool window) {
+    std::vector<int64_t> shape;
+    for (const Expr* d : tt->shape) {
+      auto v = binder_.Dim(d);
+      if (!v) return std::nullopt;
+      shape.push_back(*v);
+    }
+    if (!host_ && !window) shape.insert(shape.begin(), P_);
+    int64_t bytes = DTypeBytes(tt->dtype);
+    for (int64_t d : shape)
+      if (d < 0 || __builtin_mul_overflow(bytes, d, &bytes))
+        throw UserError{
+            fmt::format("parameter '{}': {} needs {}", p->name_hint, TypeToString(p->type),
+                        d < 0 ? "a non-negative shape, got " + ShapeString(shape)
+                              : "more than 2^63 bytes for shape " + ShapeString(shape))};
+    return bytes;
+  }
+
+  // Refuses, before anything is allocated, a run whose estimated memory (the
+  // entry's buffers, constant-size window buffers) is above the limit.
+  void CheckMemory() {
+    MemoryEstimate est;
+    for (const Var* p : entry_.params)
+      if (auto* tt = AsTensorTypeLike(p->type)) {
+        bool window = tt->kind == NodeKind::kDistributedTensorType;
+        if (auto b = ParamBytes(p, tt, window)) {
+          if (window)
+            est.AddWindow(*b, P_);
+          else
+            est.AddHost(*b);
+        }
+      }
+    AddConstantWindowSites(program_, entry_, P_, &est);
+    if (est.Exceeds(opts_.memory_limit))
+      throw UserError{fmt::format("this run needs an estimated {} before it starts; {}",
+                                  est.Describe(P_), MemoryLimitHint(opts_.memory_limit))};
+  }
+
   // World-shaped leading dims bind to --ranks; other dynamic dims from inputs.
   void BindDynamicDims() {
     for (const Var* p : entry_.params)
@@ -424,19 +487,75 @@ void WriteTrace(RunResult& res, const Trace& trace, const std::string& path) {
   }
 }
 
+// Tears the run down once *cancel reads true: polls it from its own thread
+// (the host thread may be inside an endless loop) and aborts the scheduler,
+// which makes every logical thread unwind; the run's threads are all joined
+// before RunProgram returns.
+class CancelWatcher {
+ public:
+  CancelWatcher(const std::atomic<bool>* cancel, Scheduler& sched) : cancel_(cancel) {
+    if (!cancel_) return;
+    thread_ = std::thread([this, &sched] {
+      std::unique_lock<std::mutex> l(mu_);
+      while (!done_) {
+        if (cancel_->load()) {
+          fired_ = true;
+          sched.Abort();
+          return;
+        }
+        cv_.wait_for(l, std::chrono::milliseconds(20));
+      }
+    });
+  }
+  ~CancelWatcher() { Stop(); }
+  // Stops watching; true when the run was cancelled.
+  bool Stop() {
+    if (thread_.joinable()) {
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        done_ = true;
+      }
+      cv_.notify_all();
+      thread_.join();
+    }
+    return fired_;
+  }
+
+ private:
+  const std::atomic<bool>* cancel_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false, fired_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 RunResult RunProgram(Context& ctx, const Program& program,
                      const std::map<std::string, HostArray>& inputs, const RunOptions& opts_in) {
   RunResult res;
   RunOptions opts = opts_in;
-  if (opts.ranks < 1 || opts.ranks > 1024) {
+  if (opts.ranks < 1 || opts.ranks > kMaxRanks) {
     res.exit_code = 2;
-    res.report = fmt::format("error: --ranks {} is out of range (1 .. 1024)\n", opts.ranks);
+    res.report = fmt::format("error: ranks {} is out of range (1 .. {})\n", opts.ranks, kMaxRanks);
     return res;
   }
+  if (opts.memory_limit < 0) {
+    res.exit_code = 2;
+    res.report =
+        fmt::format("error: memory limit {} is negative (0 = no limit)\n", opts.memory_limit);
+    return res;
+  }
+  if (opts.verify) {
+    DiagnosticEngine diag(&ctx.sources());
+    if (!VerifyProgram(ctx, program, diag) || diag.HasErrors()) {
+      res.exit_code = 1;
+      res.report = diag.Render();
+      return res;
+    }
+  }
   const int P = opts.ranks;
-  Machine machine(P, opts.poison_nan);
+  Machine machine(P, opts.poison_nan, opts.memory_limit);
   auto sched = MakeScheduler(opts);
   RaceDetector races(opts.detect_races);
   Trace trace(!opts.trace_path.empty());
@@ -452,7 +571,13 @@ RunResult RunProgram(Context& ctx, const Program& program,
     EntryBinding bound(in, machine, opts, program, *entry, inputs);
     bound.Bind();
     outs = std::move(bound.outs);
+    CancelWatcher watcher(opts.cancel, *sched);
     RunEntry(in, machine, *sched, trace, *entry, bound, P);
+    if (watcher.Stop()) {
+      res.exit_code = 130;
+      res.report = "error: the run was interrupted\n";
+      return res;
+    }
   } catch (const UsageError& e) {
     res.exit_code = 2;
     res.report = "error: " + e.msg + "\n";
@@ -461,7 +586,19 @@ RunResult RunProgram(Context& ctx, const Program& program,
     res.exit_code = 1;
     res.report = "error: " + e.msg + "\n";
     return res;
-  } catch (const std::exception& e) {  // InternalError and allocation failures
+  } catch (const SimError& e) {  // a window parameter that cannot be allocated
+    res.exit_code = e.exit_code;
+    res.report = in.RenderError(e.span, e.what());
+    return res;
+  } catch (const std::bad_alloc&) {
+    res.exit_code = 1;
+    res.report = "error: out of memory while allocating the entry's host tensors\n";
+    return res;
+  } catch (const std::system_error& e) {  // the cancel watcher's thread
+    res.exit_code = 1;
+    res.report = fmt::format("error: cannot start a thread: {}\n", e.what());
+    return res;
+  } catch (const std::exception& e) {  // InternalError
     res.exit_code = 1;
     res.report = std::string(e.what()) + "\n";
     return res;

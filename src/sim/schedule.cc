@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <system_error>
 #include <thread>
 
 #include "pypto/sim/machine.h"
@@ -63,6 +64,35 @@ class SchedulerBase : public Scheduler {
     return false;
   }
   std::string Fmt(Span s) const { return span_fmt_ ? span_fmt_(s) : "<unknown>"; }
+  // Starts one OS thread per kid, each running body(kid). When the OS refuses
+  // a thread, the kids not started are marked done (the parent's join and the
+  // deadlock check see them finished), the run is aborted and the reason is
+  // returned; the caller joins the threads that did start, then throws it as a
+  // SimError. "" when every thread started.
+  std::string StartThreads(std::vector<std::thread>& threads,
+                           std::vector<std::unique_ptr<LogicalThread>>& kids, ThreadState* ps,
+                           const std::function<void(LogicalThread*)>& body) {
+    threads.reserve(kids.size());
+    for (size_t i = 0; i < kids.size(); ++i) {
+      try {
+        threads.emplace_back(body, kids[i].get());
+      } catch (const std::system_error& e) {
+        std::lock_guard<std::mutex> l(mu_);
+        for (size_t j = i; j < kids.size(); ++j) {
+          kids[j]->state->state = TState::kDone;
+          ps->kids_left--;
+        }
+        aborted_ = true;
+        cv_.notify_all();
+        return fmt::format(
+            "cannot start thread '{}' (after {} of the {} threads of its group): {}; every "
+            "rank, pl.spmd block and split_aiv lane is an OS thread (lower --ranks or the "
+            "block count, or raise the process or memory limits)",
+            kids[i]->name, i, kids.size(), e.code().message());
+      }
+    }
+    return "";
+  }
   // Called with mu_ held once a deadlock is certain.
   void ReportDeadlock(const std::string& headline) {
     if (!report_.empty()) return;
@@ -121,24 +151,21 @@ class ParallelScheduler : public SchedulerBase {
       ps->state = TState::kJoining;
     }
     std::vector<std::thread> threads;
-    threads.reserve(kids.size());
-    for (auto& k : kids) {
-      LogicalThread* kt = k.get();
-      threads.emplace_back([this, kt, ps, &body] {
-        try {
-          body(*kt);
-        } catch (const Aborted&) {
-        }
-        std::lock_guard<std::mutex> l(mu_);
-        kt->state->state = TState::kDone;
-        ps->kids_left--;
-      });
-    }
+    std::string failed = StartThreads(threads, kids, ps, [this, ps, &body](LogicalThread* kt) {
+      try {
+        body(*kt);
+      } catch (const Aborted&) {
+      }
+      std::lock_guard<std::mutex> l(mu_);
+      kt->state->state = TState::kDone;
+      ps->kids_left--;
+    });
     for (auto& th : threads) th.join();
     {
       std::lock_guard<std::mutex> l(mu_);
       ps->state = TState::kRunning;
     }
+    if (!failed.empty()) throw SimError(Span{}, failed);
     if (aborted_) throw Aborted{};
   }
 
@@ -240,25 +267,22 @@ class RandomScheduler : public SchedulerBase {
       for (auto& k : kids) Register(*k, TState::kRunning);
       ps->state = TState::kJoining;
     }
-    for (auto& k : kids) {
-      LogicalThread* kt = k.get();
-      threads.emplace_back([this, kt, ps, &body] {
-        {
-          std::unique_lock<std::mutex> l(mu_);
-          cv_.wait(l, [&] { return current_ == kt->tid || aborted_; });
-        }
-        try {
-          if (!aborted_) body(*kt);
-        } catch (const Aborted&) {
-        }
+    std::string failed = StartThreads(threads, kids, ps, [this, ps, &body](LogicalThread* kt) {
+      {
         std::unique_lock<std::mutex> l(mu_);
-        kt->state->state = TState::kDone;
-        ps->kids_left--;
-        if (!aborted_) PassOn(l);
-      });
-    }
-    bool ok = true;
-    {
+        cv_.wait(l, [&] { return current_ == kt->tid || aborted_; });
+      }
+      try {
+        if (!aborted_) body(*kt);
+      } catch (const Aborted&) {
+      }
+      std::unique_lock<std::mutex> l(mu_);
+      kt->state->state = TState::kDone;
+      ps->kids_left--;
+      if (!aborted_) PassOn(l);
+    });
+    bool ok = failed.empty();
+    if (ok) {
       std::unique_lock<std::mutex> l(mu_);
       try {
         Switch(parent, l);
@@ -269,6 +293,7 @@ class RandomScheduler : public SchedulerBase {
     for (auto& th : threads) th.join();
     std::lock_guard<std::mutex> l(mu_);
     ps->state = TState::kRunning;
+    if (!failed.empty()) throw SimError(Span{}, failed);
     if (!ok || aborted_) throw Aborted{};
   }
 

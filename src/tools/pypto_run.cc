@@ -3,13 +3,14 @@
 //   pypto-run FILE --ranks P --input NAME=FILE.npy ... --output-dir DIR
 //             [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]
 //             [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]
-//             [--stats] [--inputs-random=SEED]
+//             [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]
 //
-// Writes DIR/NAME.npy for every Out and InOut parameter of the entry. Exit codes:
-// 0 success, 1 user error, 2 usage error, 3 detected deadlock or race.
-#include <sys/stat.h>
-
+// Verifies the program, runs it, and writes DIR/NAME.npy (DIR defaults to the
+// current directory) for every Out and InOut parameter of the entry. Exit
+// codes: 0 success, 1 user error, 2 usage error (also a program file that
+// cannot be read, as for pypto-opt), 3 detected deadlock or race.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -22,14 +23,26 @@
 
 using namespace pypto;
 
-static const char* kUsage =
-    "usage: pypto-run FILE --ranks P [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
-    "                 [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]\n"
-    "                 [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]\n"
-    "                 [--stats] [--inputs-random=SEED]\n";
+// The usage text; the limits come from their one declaration in run.h.
+static std::string UsageText() {
+  return "usage: pypto-run FILE --ranks P [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
+         "                 [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]\n"
+         "                 [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]\n"
+         "                 [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]\n"
+         "Verifies FILE, runs its entry on P simulated ranks (1.." +
+         std::to_string(sim::kMaxRanks) +
+         ") and writes DIR/NAME.npy for every Out/InOut\n"
+         "parameter of the entry; without --output-dir, DIR is the current directory.\n"
+         "--memory-limit (digits with an optional K/M/G/T suffix, or 'none'; default " +
+         std::to_string(sim::kDefaultMemoryLimit >> 30) +
+         "G)\n"
+         "bounds the run's windows (all ranks) and host tensors.\n"
+         "Exit codes: 0 success; 1 user error (diagnostics); 2 usage error or unreadable FILE;\n"
+         "3 deadlock or race detected.\n";
+}
 
 static int Usage(const std::string& msg) {
-  std::cerr << "pypto-run: error: " << msg << "\n" << kUsage;
+  std::cerr << "pypto-run: error: " << msg << "\n" << UsageText();
   return 2;
 }
 
@@ -44,7 +57,7 @@ int main(int argc, char** argv) {
   std::string file, out_dir = ".";
   sim::RunOptions opts;
   std::map<std::string, std::string> input_files;
-  bool have_ranks = false;
+  bool have_ranks = false, have_out_dir = false;
   auto value_of = [&](int& i, const std::string& a, const std::string& flag, std::string* v) {
     if (a == flag) {
       if (i + 1 >= argc) return false;
@@ -60,12 +73,12 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i], v;
     if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
+      std::cout << UsageText();
       return 0;
     } else if (value_of(i, a, "--ranks", &v)) {
       uint64_t n;
-      if (!ParseUInt(v, &n) || n < 1 || n > 1024)
-        return Usage("--ranks expects 1..1024, got '" + v + "'");
+      if (!ParseUInt(v, &n) || n < 1 || n > static_cast<uint64_t>(sim::kMaxRanks))
+        return Usage("--ranks expects 1.." + std::to_string(sim::kMaxRanks) + ", got '" + v + "'");
       opts.ranks = static_cast<int>(n);
       have_ranks = true;
     } else if (value_of(i, a, "--input", &v)) {
@@ -75,6 +88,7 @@ int main(int argc, char** argv) {
       input_files[v.substr(0, eq)] = v.substr(eq + 1);
     } else if (value_of(i, a, "--output-dir", &v)) {
       out_dir = v;
+      have_out_dir = true;
     } else if (value_of(i, a, "--entry", &v)) {
       opts.entry = v;
     } else if (value_of(i, a, "--schedule", &v)) {
@@ -95,6 +109,9 @@ int main(int argc, char** argv) {
       opts.poison_nan = true;
     } else if (value_of(i, a, "--trace", &v)) {
       opts.trace_path = v;
+    } else if (value_of(i, a, "--memory-limit", &v)) {
+      std::string err;
+      if (!sim::ParseByteSize(v, &opts.memory_limit, &err)) return Usage("--memory-limit: " + err);
     } else if (a == "--stats") {
       opts.stats = true;
     } else if (value_of(i, a, "--inputs-random", &v)) {
@@ -112,10 +129,7 @@ int main(int argc, char** argv) {
   if (!have_ranks) return Usage("--ranks P is required");
 
   std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::cerr << "pypto-run: error: cannot open '" << file << "'\n";
-    return 1;
-  }
+  if (!in) return Usage("cannot open input file '" + file + "'");
   std::stringstream ss;
   ss << in.rdbuf();
   ir::Context ctx;
@@ -138,15 +152,26 @@ int main(int argc, char** argv) {
   sim::RunResult r = sim::RunProgram(ctx, *prog, inputs, opts);
   std::cerr << r.report;
   if (!r.outputs.empty()) {
-    mkdir(out_dir.c_str(), 0755);
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) {
+      std::cerr << "pypto-run: error: cannot create output directory '" << out_dir
+                << "': " << ec.message() << "\n";
+      return 1;
+    }
+    std::string written;
     for (const auto& [name, arr] : r.outputs) {
       NpyArray a{arr.dtype, arr.shape, arr.bytes};
-      std::string err;
-      if (!WriteNpyFile(out_dir + "/" + name + ".npy", a, &err)) {
+      std::string err, path = (std::filesystem::path(out_dir) / (name + ".npy")).string();
+      if (!WriteNpyFile(path, a, &err)) {
         std::cerr << "pypto-run: error: " << err << "\n";
         return 1;
       }
+      written += (written.empty() ? "" : ", ") + path;
     }
+    std::cerr << "pypto-run: wrote " << written
+              << (have_out_dir ? "" : " (the current directory; --output-dir DIR chooses another)")
+              << "\n";
   }
   return r.exit_code;
 }

@@ -6,15 +6,21 @@ world-shaped ``[P, ...]``). The program may be at any pipeline stage: before
 lowering, collectives run as whole operations; after, as notify/wait/remote ops.
 Failures (deadlock, race, out-of-bounds peer access, bad inputs) raise
 ``pypto.SimError`` whose message is the executor's report and whose ``exit_code``
-is pypto-run's (1 user error, 2 usage error, 3 deadlock or race). numpy has no
+is pypto-run's (1 user error, 2 usage error, 3 deadlock or race). The program is
+verified first (``pypto.VerifyError``, ``exit_code`` 1, as pypto-run). An
+argument of the wrong type or range raises ``pypto.ArgumentError``. numpy has no
 bfloat16: BF16 tensors are given as float arrays (rounded here) and returned as
-float32.
+float32. Arrays in a non-native byte order (``>f4``) are byte-swapped first.
+Ctrl-C stops the run (all of its threads) and raises KeyboardInterrupt.
 """
 
 import re
 
-from .. import _core
+from .. import _args, _core
 from ..language._frontend import remap_error
+
+MAX_RANKS = _core.MAX_RANKS
+DEFAULT_MEMORY_LIMIT = _core.DEFAULT_MEMORY_LIMIT
 
 _BF16_PARAM = re.compile(r"pl\.BF16\]+$")
 
@@ -51,9 +57,31 @@ class RunResult(dict):
     report = ""
 
 
+def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags, trace_path,
+                     inputs_seed, memory_limit):
+    func = "pypto.sim.run"
+    _args.program(func, program)
+    _args.integer(func, ranks, "ranks", 1, MAX_RANKS)
+    if inputs is not None and not hasattr(inputs, "items"):
+        raise _args.ArgumentError(f"{func}: 'inputs' must be a dict {{parameter name: array}}, "
+                                  f"got {type(inputs).__name__}")
+    for name in (inputs or {}):
+        _args.string(func, name, "inputs key")
+    _args.string(func, schedule, "schedule")
+    _args.string(func, entry, "entry")
+    _args.number(func, deadline_s, "deadline_s")
+    for name, value in flags.items():
+        _args.boolean(func, value, name)
+    _args.string(func, trace_path, "trace_path")
+    _args.integer(func, inputs_seed, "inputs_seed", 0, 2**64 - 1)
+    if isinstance(memory_limit, str):
+        return _core.parse_byte_size(memory_limit)
+    return _args.integer(func, memory_limit, "memory_limit", 0, 2**63 - 1)
+
+
 def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_s=30.0,
         check_signals=False, detect_races=False, poison_nan=False, trace_path="",
-        stats=False, inputs_random=False, inputs_seed=0):
+        stats=False, inputs_random=False, inputs_seed=0, memory_limit=DEFAULT_MEMORY_LIMIT):
     """Runs ``program`` on ``ranks`` simulated ranks; returns a :class:`RunResult`.
 
     inputs: {parameter name: array-like} for the entry's input tensors/scalars.
@@ -61,7 +89,20 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
     seeded, replayable). detect_races / check_signals / poison_nan enable the
     executor's detectors; trace_path writes a Chrome trace; inputs_random fills
     missing inputs from inputs_seed. BF16 parameters take float arrays (rounded to
-    BF16) or uint16 bit patterns, and BF16 outputs come back as float32."""
+    BF16) or uint16 bit patterns, and BF16 outputs come back as float32.
+    memory_limit: bytes (or "4G"-style text, 0 / "none" = no limit) the run's windows
+    (all ranks) and host tensors may take; a larger estimate is refused up front.
+    Input names that are not parameters of the entry are an error."""
+    memory_limit = _check_arguments(
+        program, ranks, inputs, schedule, entry, deadline_s,
+        dict(check_signals=check_signals, detect_races=detect_races, poison_nan=poison_nan,
+             stats=stats, inputs_random=inputs_random), trace_path, inputs_seed, memory_limit)
+    try:
+        _core.verify(program)
+    except _core.PyptoError as e:
+        new = remap_error(e, getattr(program, "_pypto_source_map", None))
+        new.exit_code = 1
+        raise new from None
     inputs = dict(inputs or {})
     fn = _entry(program, entry)
     bf16 = {p["name"] for p in (fn["params"] if fn else []) if _BF16_PARAM.search(p["type"])}
@@ -75,7 +116,8 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
             deadline_s=deadline_s, check_signals=check_signals, detect_races=detect_races,
             poison_nan=poison_nan, trace_path=trace_path, stats=stats,
             inputs_random=inputs_random, inputs_seed=inputs_seed,
-            bf16_inputs={n: True for n in bf16 & set(inputs)})
+            bf16_inputs={n: True for n in bf16 & set(inputs)}, memory_limit=memory_limit,
+            verify=False)
     except _core.PyptoError as e:
         new = remap_error(e, getattr(program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):
@@ -88,4 +130,4 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
     return result
 
 
-__all__ = ["run", "RunResult"]
+__all__ = ["run", "RunResult", "MAX_RANKS", "DEFAULT_MEMORY_LIMIT"]

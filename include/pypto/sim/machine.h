@@ -39,8 +39,10 @@ struct Allocation {
   std::string name;
   int64_t bytes = 0;
   Span span;
-  std::vector<uint8_t*> mem;                         // per device, 64-byte aligned, zeroed
-  std::set<int> devices;                             // devices its views were dispatched to
+  std::vector<uint8_t*> mem;  // per device, 64-byte aligned, zeroed
+  size_t capacity = 0;        // bytes of each mem[d] (>= bytes)
+  bool mapped = false;        // mem[d] are lazily zeroed anonymous mappings (munmap, not free)
+  std::set<int> devices;      // devices its views were dispatched to
   std::optional<std::vector<int>> explicit_devices;  // from pld.comm_domain
   int domain = -1;                                   // cached (reset when devices change)
   bool signal = false;  // used as a signal (notify/wait/collective signal)
@@ -82,7 +84,9 @@ struct Rendezvous {
 
 class Machine {
  public:
-  Machine(int ranks, bool poison_nan);
+  // memory_limit: bytes all window allocations together (every rank's copy)
+  // may reach; 0 = no limit.
+  Machine(int ranks, bool poison_nan, int64_t memory_limit = 0);
   ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
@@ -90,7 +94,12 @@ class Machine {
   int ranks() const { return ranks_; }
   bool poison_nan() const { return poison_nan_; }
 
+  // A window allocation of `bytes` (> 0) on every rank, zeroed. Large ones are
+  // anonymous mappings the kernel zeroes page by page on first touch, so a
+  // barely used 4 GiB window costs a few pages. Throws SimError (at `span`)
+  // when the memory limit would be exceeded or the memory is not available.
   int NewAllocation(const std::string& name, int64_t bytes, Span span);
+  int64_t window_bytes() const { return window_bytes_; }  // all ranks' copies
   Allocation& alloc(int id) { return *allocs_[id]; }
   size_t NumAllocations() const { return allocs_.size(); }
   uint8_t* WindowBytes(int alloc, int device) { return allocs_[alloc]->mem[device]; }
@@ -122,6 +131,8 @@ class Machine {
  private:
   int ranks_;
   bool poison_nan_;
+  int64_t memory_limit_;
+  int64_t window_bytes_ = 0;  // under mu
   std::vector<std::unique_ptr<Allocation>> allocs_;
   std::vector<std::unique_ptr<Domain>> domains_;
   std::map<std::vector<int>, int> domain_ids_;

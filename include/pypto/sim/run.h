@@ -9,6 +9,7 @@
 // trace bytes). Never throws for user errors: everything lands in RunResult.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -28,8 +29,13 @@ enum class Schedule {
   kRandom,    // one logical thread at a time; seeded baton choice at every comm op
 };
 
+// The largest world size pypto-run, pypto.sim.run and RunProgram accept.
+inline constexpr int kMaxRanks = 1024;
+// Default RunOptions::memory_limit: 16 GiB of windows and host tensors.
+inline constexpr int64_t kDefaultMemoryLimit = int64_t{16} << 30;
+
 struct RunOptions {
-  int ranks = 2;      // world size P
+  int ranks = 2;      // world size P (1 .. kMaxRanks)
   std::string entry;  // "" = the host orchestrator (or the only function)
   Schedule schedule = Schedule::kParallel;
   uint64_t seed = 0;           // kRandom only
@@ -43,6 +49,18 @@ struct RunOptions {
   // representable small integers (so float sums are order-independent).
   bool inputs_random = false;
   uint64_t inputs_seed = 0;
+  // Verify the program first (the checks of pypto-opt); a program the verifier
+  // rejects is not run (exit 1, the rendered diagnostics in the report).
+  bool verify = true;
+  // Upper bound in bytes on the run's memory: window allocations on every rank
+  // plus the entry's host tensors. An up-front estimate above it is refused
+  // before anything is allocated, and so is a window allocation that would
+  // exceed it at run time. 0 = no limit.
+  int64_t memory_limit = kDefaultMemoryLimit;
+  // When set, polled while running: once it reads true the run is torn down
+  // (every logical thread unwinds and is joined) and RunProgram returns
+  // exit code 130 with "interrupted" in the report.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // A host array: row-major, little-endian element bytes. BF16 is stored as the
@@ -59,9 +77,11 @@ struct HostArray {
   }
 };
 
-// exit_code: 0 success; 1 user error (bad/missing/mis-shaped input, runtime error
-// in the program such as an out-of-bounds peer access); 2 usage error (unknown
-// entry, bad options); 3 detected deadlock or race.
+// exit_code: 0 success; 1 user error (the verifier rejects the program,
+// bad/missing/mis-shaped/unknown input, memory limit exceeded, runtime error in
+// the program such as an out-of-bounds peer access, a window or thread that
+// cannot be allocated); 2 usage error (unknown entry, bad options); 3 detected
+// deadlock or race; 130 interrupted through RunOptions::cancel.
 struct RunResult {
   int exit_code = 0;
   std::string report;  // diagnostics (deadlock / race / residue / errors) and --stats
@@ -73,5 +93,10 @@ RunResult RunProgram(ir::Context& ctx, const ir::Program& program,
 
 // Parses "parallel" or "random:SEED" into options; false (with *error) when malformed.
 bool ParseSchedule(const std::string& text, RunOptions* options, std::string* error);
+
+// Parses a byte count: digits with an optional binary suffix K, M, G or T
+// ("4G" = 4 * 2^30), or "none" (0 = no limit). False (with *error) when
+// malformed or larger than 2^63 - 1.
+bool ParseByteSize(const std::string& text, int64_t* bytes, std::string* error);
 
 }  // namespace pypto::sim

@@ -28,12 +28,16 @@ Value AllocWindow(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
     auto dt = Exec::KwDType(c, "dtype");
     if (!dt) ex.Fail("a shape size needs dtype=");
     bytes = DTypeBytes(*dt);
-    for (int64_t d : ex.Ints(a[0], "size")) bytes *= d;
+    std::vector<int64_t> shape = ex.Ints(a[0], "size");
+    for (int64_t d : shape)
+      if (d <= 0 || __builtin_mul_overflow(bytes, d, &bytes))
+        ex.Fail(fmt::format("window shape {} {} is {}", ShapeString(shape), DTypeName(*dt),
+                            d <= 0 ? "empty" : "larger than 2^63 bytes"));
   } else {
     bytes = ex.Int(a[0], "size");
   }
-  if (bytes <= 0 || bytes > (int64_t(1) << 36))
-    ex.Fail(fmt::format("window size {} bytes is out of range (1 .. 64 GiB)", bytes));
+  // The upper bound is the run's memory limit (Machine::NewAllocation).
+  if (bytes <= 0) ex.Fail(fmt::format("window size {} bytes must be positive", bytes));
   std::string name = Exec::KwStr(c, "name", "");
   if (name.empty()) name = "window" + std::to_string(ex.m.NumAllocations());
   return Value::Ptr(ex.m.NewAllocation(name, bytes, c.span));

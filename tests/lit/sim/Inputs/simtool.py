@@ -5,6 +5,8 @@ and run a command expecting a given exit code (its stderr is echoed for FileChec
   simtool.py expect-roll IN.npy OUT.npy SHIFT        # OUT == roll(IN, SHIFT, axis=0)
   simtool.py expect-allreduce-sum IN.npy OUT.npy     # OUT[r] == IN.sum(axis=0) for all r
   simtool.py expect-exit CODE -- CMD ARGS...
+  simtool.py raw-npy OUT.npy HEADER NBYTES          # a hand-made .npy: HEADER dict text,
+                                                    # padded to 128 bytes, then NBYTES zeros
 """
 import subprocess
 import sys
@@ -29,6 +31,13 @@ def main(argv):
         ok = a.shape == b.shape and all(np.array_equal(b[r], a.sum(axis=0)) for r in range(a.shape[0]))
         print("allreduce OK" if ok else "allreduce MISMATCH")
         return 0 if ok else 1
+    if cmd == "raw-npy":
+        out, header, nbytes = argv[2], argv[3].encode(), int(argv[4])
+        header += b" " * (128 - 10 - len(header) - 1) + b"\n"
+        with open(out, "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header)
+            f.write(b"\x00" * nbytes)
+        return 0
     if cmd == "expect-exit":
         code = int(argv[2])
         assert argv[3] == "--"

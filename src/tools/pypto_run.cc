@@ -31,8 +31,9 @@ static std::string UsageText() {
          "                 [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]\n"
          "Verifies FILE, runs its entry on P simulated ranks (1.." +
          std::to_string(sim::kMaxRanks) +
-         ") and writes DIR/NAME.npy for every Out/InOut\n"
-         "parameter of the entry; without --output-dir, DIR is the current directory.\n"
+         ") and writes\n"
+         "DIR/NAME.npy for every Out/InOut parameter of the entry; without --output-dir,\n"
+         "DIR is the current directory.\n"
          "--memory-limit (digits with an optional K/M/G/T suffix, or 'none'; default " +
          std::to_string(sim::kDefaultMemoryLimit >> 30) +
          "G)\n"

@@ -34,9 +34,9 @@ class Misc:
             pl.cond(j < 5)
             j2 = pl.yield_(j + 2)
         if me == 0:
-            v = pl.yield_(j)
+            v = pl.yield_(j2)
         else:
-            v = pl.yield_(j * 10)
+            v = pl.yield_(j2 * 10)
         w = pl.tile.write(acc_out, [0, 0], pl.cast(v, pl.FP32))
         o = pl.tile.store(w, [0, 0], out)
         pld.system.notify(sig, me, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)

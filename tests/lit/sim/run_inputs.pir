@@ -48,7 +48,8 @@
 # RUN: %python %S/Inputs/simtool.py expect-roll %t.d/x.npy %t.d/y.npy 0 | FileCheck %s --check-prefix=COPY
 # COPY: roll OK
 # RUN: pypto-run --help | FileCheck %s --check-prefix=HELP
-# HELP: parameter of the entry; without --output-dir, DIR is the current directory.
+# HELP: DIR/NAME.npy for every Out/InOut parameter of the entry; without --output-dir,
+# HELP-NEXT: DIR is the current directory.
 import pypto.language as pl
 import pypto.language.distributed as pld
 

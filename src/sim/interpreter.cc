@@ -484,7 +484,11 @@ Interpreter::Flow Interpreter::ExecFor(Exec& ex, const ForStmt* s) {
     cur.push_back(ex.manual ? EvalLazy(ex, ia->init) : Eval(ex, ia->init));
   const auto* lt = As<ScalarType>(s->loop_var->type);
   DataType ldt = lt ? lt->dtype : DataType::kIndex;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+  // The increment is overflow-checked: a range ending near INT64_MAX stops
+  // instead of wrapping around.
+  bool wrapped = false;
+  for (int64_t i = start; !wrapped && (step > 0 ? i < stop : i > stop);
+       wrapped = __builtin_add_overflow(i, step, &i)) {
     if (sched.aborted()) throw Aborted{};  // torn down (failure, deadlock, cancel)
     Bind(ex, s->loop_var, Value::Int(i, ldt));
     for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);

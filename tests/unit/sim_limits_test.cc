@@ -180,3 +180,12 @@ TEST_CASE("ParseByteSize: digits with a binary suffix, or none") {
   CHECK_FALSE(pypto::sim::ParseByteSize("G", &b, &err));
   CHECK_FALSE(pypto::sim::ParseByteSize("99999999999999999999", &b, &err));
 }
+
+TEST_CASE("RunProgram: a range whose step would overflow int64 ends instead of wrapping") {
+  // 0, 2^62, then 2^63 does not fit: two iterations (a wrapped loop never ends).
+  Run r;
+  Execute(r, Program("128", "0, 9223372036854775807, 4611686018427387904"), X(2), Opts(2));
+  INFO(r.result.report);
+  REQUIRE(r.result.exit_code == 0);
+  CHECK(r.result.outputs.at("y").bytes == X(2).at("x").bytes);
+}

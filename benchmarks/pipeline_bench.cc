@@ -1,7 +1,10 @@
 // pipeline_bench: wall time of the default pipeline (and PTO emission) on
 // generated programs, per pass, at two sizes each, to show growth is linear:
 //   (a) one kernel with N distributed ops (N = 10^3 and 10^4),
-//   (b) a program of K kernels of 100 ops each (K = 10 and 100).
+//   (b) a program of K kernels of 100 ops each (K = 10 and 100),
+//   (c) with --print-after-all, --roundtrip-each and the final IR printed
+//       (pypto-opt --emit=ir), one kernel of 10^4 and 10^5 ops: the printer's
+//       naming of many values sharing one name hint must stay linear.
 // Prints a --time-passes style table per size and the time ratio between the
 // sizes for the pipeline and for PTO emission (10x the work should cost ~10x;
 // emission time is the best of 3 runs). No assertions: this is a measurement.
@@ -15,6 +18,7 @@
 #include "pypto/codegen/pto_emitter.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
+#include "pypto/ir/printer.h"
 #include "pypto/ir/verifier.h"
 #include "pypto/passes/pass_manager.h"
 
@@ -83,7 +87,8 @@ struct Result {
   std::string table;
 };
 
-Result Measure(int kernels, int ops) {
+// `printing` (c): every pass's output printed and round-tripped, and the final IR printed.
+Result Measure(int kernels, int ops, bool printing = false) {
   using Clock = std::chrono::steady_clock;
   std::string text = Program(kernels, ops);
   ir::Context ctx;
@@ -99,9 +104,12 @@ Result Measure(int kernels, int ops) {
   std::ostringstream log;
   passes::PassManagerOptions opts;
   opts.time_passes = true;
+  opts.print_after_all = printing;
+  opts.roundtrip_each = printing;
   opts.log = &log;
   auto t1 = Clock::now();
   const ir::Program* out = passes::RunPipeline(ctx, *p, "default", opts, diag);
+  std::string final_ir = out && printing ? ir::PrintProgram(*out) : "";
   r.pipeline = std::chrono::duration<double>(Clock::now() - t1).count();
   if (!out) {
     std::fputs(diag.Render().c_str(), stderr);
@@ -109,7 +117,7 @@ Result Measure(int kernels, int ops) {
   }
   // Keep the timing table, drop the skip warnings.
   std::string l = log.str();
-  size_t pos = l.find("===");
+  size_t pos = l.find("===---");
   r.table = pos == std::string::npos ? l : l.substr(pos);
   std::vector<codegen::PtoModule> mods;
   DiagnosticEngine ediag(&ctx.sources());
@@ -127,8 +135,8 @@ Result Measure(int kernels, int ops) {
   return r;
 }
 
-void Compare(const char* what, int k1, int o1, int k2, int o2) {
-  Result a = Measure(k1, o1), b = Measure(k2, o2);
+void Compare(const char* what, int k1, int o1, int k2, int o2, bool printing = false) {
+  Result a = Measure(k1, o1, printing), b = Measure(k2, o2, printing);
   std::printf("== %s: %d kernel(s) x %d ops ==\n%s", what, k1, o1, a.table.c_str());
   std::printf("   parse %.4fs  pipeline %.4fs  emit %.4fs\n\n", a.parse, a.pipeline, a.emit);
   std::printf("== %s: %d kernel(s) x %d ops ==\n%s", what, k2, o2, b.table.c_str());
@@ -145,5 +153,7 @@ int main() {
   Measure(4, 100);  // warm-up: first-touch allocation and registry set-up
   Compare("one kernel", 1, 1000, 1, 10000);
   Compare("many kernels", 10, 100, 100, 100);
+  Compare("one kernel, every pass printed and round-tripped, IR emitted", 1, 10000, 1, 100000,
+          /*printing=*/true);
   return 0;
 }

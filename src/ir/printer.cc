@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <deque>
@@ -166,12 +167,14 @@ class Printer {
     BindIn(v, &global_store_);
     globals_ = names_;
     global_used_ = used_;
+    global_next_suffix_ = next_suffix_;
   }
 
   // Starts a new function scope: forget locals, keep globals.
   void ResetLocals() {
     names_ = globals_;
     used_ = global_used_;
+    next_suffix_ = global_next_suffix_;
     local_store_.clear();
     type_strs_.clear();  // type text may name function-local Vars
   }
@@ -480,11 +483,16 @@ class Printer {
     if (!text::IsReservedName(base) && !used_.Contains(base)) {
       store->push_back(std::move(base));
     } else {
+      // Probe from where the last probe for this base stopped: every
+      // base_k below it is taken (used_ only grows within a scope), so the
+      // name is the same as probing from 1, in linear total time.
       std::string name;
-      for (int k = 1;; ++k) {
+      int& k = next_suffix_[base];
+      for (k = std::max(k, 1);; ++k) {
         name = base + "_" + std::to_string(k);
         if (!text::IsReservedName(name) && !used_.Contains(name)) break;
       }
+      ++k;
       store->push_back(std::move(name));
     }
     const std::string& name = store->back();
@@ -732,6 +740,8 @@ class Printer {
   std::deque<std::string> global_store_, local_store_;
   PtrMap<const Var*, const std::string*> names_, globals_;  // into the stores
   StringViewSet used_, global_used_;                        // names taken (views into the stores)
+  std::unordered_map<std::string, int> next_suffix_,
+      global_next_suffix_;  // base -> first k to probe
   std::unordered_map<const Type*, std::string> type_strs_;
   std::unordered_map<const OpDef*, std::string> op_names_;
 };

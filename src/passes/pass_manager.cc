@@ -56,16 +56,20 @@ bool PassManager::VerifyAfter(ir::Context& ctx, const ir::Program& p, const std:
   return props_ok;
 }
 
-bool PassManager::RoundTripAfter(ir::Context& ctx, const ir::Program& p, const std::string& pass,
+bool PassManager::RoundTripAfter(const ir::Program& p, const std::string& pass,
                                  DiagnosticEngine& diag) {
   std::string text1 = ir::PrintProgram(p);
   ir::ParseOptions po;
   po.allow_internal_ops = true;
+  // The re-parsed copy lives in a scratch context freed on return, so a
+  // pipeline run with --roundtrip-each holds two programs, not one per pass.
+  ir::Context scratch;
+  DiagnosticEngine scratch_diag(&scratch.sources());
   const ir::Program* p2 =
-      ir::ParseProgram(ctx, text1, fmt::format("<roundtrip after {}>", pass), diag, po);
+      ir::ParseProgram(scratch, text1, fmt::format("<roundtrip after {}>", pass), scratch_diag, po);
   if (!p2) {
-    diag.Error(Span{},
-               fmt::format("roundtrip after pass '{}': the printed IR does not parse", pass));
+    diag.Error(Span{}, fmt::format("roundtrip after pass '{}': the printed IR does not parse:\n{}",
+                                   pass, scratch_diag.Render()));
     return false;
   }
   std::string why;
@@ -118,7 +122,7 @@ const ir::Program* PassManager::Run(ir::Context& ctx, const ir::Program& prog,
     }
     if (opts_.roundtrip_each) {
       auto r0 = Clock::now();
-      bool ok = RoundTripAfter(ctx, *cur, info->name, diag);
+      bool ok = RoundTripAfter(*cur, info->name, diag);
       timings_.push_back({"(roundtrip)", std::chrono::duration<double>(Clock::now() - r0).count()});
       if (!ok) return nullptr;
     }

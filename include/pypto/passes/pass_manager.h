@@ -73,8 +73,7 @@ class PassManager {
  private:
   bool VerifyAfter(ir::Context& ctx, const ir::Program& p, const std::string& pass,
                    DiagnosticEngine& diag);
-  bool RoundTripAfter(ir::Context& ctx, const ir::Program& p, const std::string& pass,
-                      DiagnosticEngine& diag);
+  bool RoundTripAfter(const ir::Program& p, const std::string& pass, DiagnosticEngine& diag);
   std::ostream& log() const;
 
   PassManagerOptions opts_;

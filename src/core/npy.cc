@@ -3,7 +3,10 @@
 
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
+
+#include "pypto/core/checked_int.h"
 
 namespace pypto {
 
@@ -233,14 +236,14 @@ bool ParseNpy(std::string_view data, NpyArray* out, std::string* error) {
   if (fortran) return fail("fortran-ordered .npy arrays are not supported");
   // Element count and byte size, overflow-checked: a tiny file must not claim
   // an array whose size wraps around.
-  int64_t n = 1;
-  for (int64_t d : out->shape)
-    if (__builtin_mul_overflow(n, d, &n))
-      return fail(".npy shape " + ShapeText(out->shape) + " has more elements than fit in 64 bits");
-  int64_t nbytes;
-  if (__builtin_mul_overflow(n, int64_t{DTypeBytes(out->dtype)}, &nbytes))
+  std::optional<int64_t> n = CheckedProduct(out->shape);
+  if (!n)
+    return fail(".npy shape " + ShapeText(out->shape) + " has more elements than fit in 64 bits");
+  std::optional<int64_t> checked_bytes = CheckedMul(*n, DTypeBytes(out->dtype));
+  if (!checked_bytes)
     return fail(".npy shape " + ShapeText(out->shape) + " of '" + descr +
                 "' needs more than 2^63 bytes");
+  int64_t nbytes = *checked_bytes;
   size_t body = hstart + hlen, have = data.size() - body;
   if (static_cast<uint64_t>(nbytes) != have)
     return fail(std::string(static_cast<uint64_t>(nbytes) > have ? "truncated" : "oversized") +

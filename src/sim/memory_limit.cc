@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
+#include "pypto/core/checked_int.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/ops.h"
@@ -26,12 +29,13 @@ int64_t ConstantWindowBytes(const Call& c) {
   auto* t = As<MakeTuple>(c.args[0]);
   const Attr* dt = FindAttr(c.kwargs, "dtype");
   if (!t || !dt || dt->kind != Attr::Kind::kDType) return -1;
-  int64_t bytes = DTypeBytes(dt->dtype);
+  std::vector<int64_t> shape;
   for (const Expr* e : t->elements) {
     auto* k = As<ConstInt>(e);
-    if (!k || k->value < 0 || __builtin_mul_overflow(bytes, k->value, &bytes)) return -1;
+    if (!k || k->value < 0) return -1;
+    shape.push_back(k->value);
   }
-  return bytes;
+  return CheckedProduct(shape, DTypeBytes(dt->dtype)).value_or(-1);
 }
 
 // Walks the functions reachable from the entry (each once) and adds every

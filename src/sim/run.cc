@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "pypto/core/check.h"
+#include "pypto/core/checked_int.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ir/verifier.h"
@@ -226,14 +228,14 @@ class EntryBinding {
       shape.push_back(*v);
     }
     if (!host_ && !window) shape.insert(shape.begin(), P_);
-    int64_t bytes = DTypeBytes(tt->dtype);
-    for (int64_t d : shape)
-      if (d < 0 || __builtin_mul_overflow(bytes, d, &bytes))
-        throw UserError{
-            fmt::format("parameter '{}': {} needs {}", p->name_hint, TypeToString(p->type),
-                        d < 0 ? "a non-negative shape, got " + ShapeString(shape)
-                              : "more than 2^63 bytes for shape " + ShapeString(shape))};
-    return bytes;
+    bool negative = std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; });
+    auto bytes = negative ? std::nullopt : CheckedProduct(shape, DTypeBytes(tt->dtype));
+    if (!bytes)
+      throw UserError{
+          fmt::format("parameter '{}': {} needs {}", p->name_hint, TypeToString(p->type),
+                      negative ? "a non-negative shape, got " + ShapeString(shape)
+                               : "more than 2^63 bytes for shape " + ShapeString(shape))};
+    return *bytes;
   }
 
   // Refuses, before anything is allocated, a run whose estimated memory (the

@@ -5,8 +5,10 @@
 // of the window's comm domain; out-of-range peers and regions are errors.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
+#include "pypto/core/checked_int.h"
 #include "pypto/ir/transfer_operands.h"
 #include "pypto/sim/interpreter.h"
 #include "pypto/sim/semantics_util.h"
@@ -27,12 +29,13 @@ Value AllocWindow(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   if (a[0].kind == Value::Kind::kTuple) {
     auto dt = Exec::KwDType(c, "dtype");
     if (!dt) ex.Fail("a shape size needs dtype=");
-    bytes = DTypeBytes(*dt);
     std::vector<int64_t> shape = ex.Ints(a[0], "size");
-    for (int64_t d : shape)
-      if (d <= 0 || __builtin_mul_overflow(bytes, d, &bytes))
-        ex.Fail(fmt::format("window shape {} {} is {}", ShapeString(shape), DTypeName(*dt),
-                            d <= 0 ? "empty" : "larger than 2^63 bytes"));
+    bool empty = std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d <= 0; });
+    auto n = empty ? std::nullopt : CheckedProduct(shape, DTypeBytes(*dt));
+    if (!n)
+      ex.Fail(fmt::format("window shape {} {} is {}", ShapeString(shape), DTypeName(*dt),
+                          empty ? "empty" : "larger than 2^63 bytes"));
+    bytes = *n;
   } else {
     bytes = ex.Int(a[0], "size");
   }

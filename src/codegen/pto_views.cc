@@ -276,9 +276,9 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
   return fmt::format(
       "!pto.tile_buf<loc={}, dtype={}, rows={}, cols={}, v_row={}, v_col={}, blayout={}, "
       "slayout={}, fractal={}, pad={}>",
-      LocName(m), MlirScalarType(t->dtype), rc->first, TilePhysicalCols(rc->second, t->dtype, view), vr,
-      vc, LayoutName(view.blayout),
-      LayoutName(view.slayout), view.fractal, static_cast<int>(view.pad));
+      LocName(m), MlirScalarType(t->dtype), rc->first, TilePhysicalCols(rc->second, t->dtype, view),
+      vr, vc, LayoutName(view.blayout), LayoutName(view.slayout), view.fractal,
+      static_cast<int>(view.pad));
 }
 
 // Capacity per buffer (bytes) of the a2a3 / a5 profiles; only UB is checked.
@@ -375,7 +375,11 @@ std::optional<PtoBinding> PtoFunctionEmitter::RetypeTile(const PtoBinding& b,
   if (b.value.type == type) return b;
   std::string vr = TileBufField(b.value.type, "v_row"), vc = TileBufField(b.value.type, "v_col");
   bool to_dynamic = TileBufField(type, "v_row") == "?";
-  if (b.addr.empty() || (to_dynamic && (vr == "?" || vc == "?"))) {
+  // A loop-carried tile (an iter arg or loop/if result) may be a different buffer on
+  // each path: it has no one address to alias, and keeps its own type (known
+  // rejection, tests/ptoas/known_rejections.txt).
+  if (b.addr.empty()) return b;
+  if (to_dynamic && (vr == "?" || vc == "?")) {
     Error(at, fmt::format("tile {} of type {} cannot be used where the PTO backend needs type {}",
                           b.value.name, b.value.type, type));
     return std::nullopt;

@@ -158,7 +158,8 @@ class PtoFunctionEmitter {
   // IR's are not (pad, static vs dynamic valid extents across a loop or if, the
   // result of fillpad_inplace): a value is retyped where it meets a required type.
   // A dynamic-valid target starts at b's static valid extents; a dynamic-valid
-  // source cannot be retyped (its extents are known only at run time).
+  // source cannot be retyped (its extents are known only at run time); a tile with
+  // no single buffer (loop-carried) is returned unchanged.
   std::optional<PtoBinding> RetypeTile(const PtoBinding& b, const std::string& type, Span at);
 
   void Bind(const ir::Var* v, PtoBinding b) { bindings_[v] = std::move(b); }

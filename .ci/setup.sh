@@ -3,8 +3,10 @@
 # and builds pypto-dist into ./build. Idempotent; safe to run on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# libllvm22: the run-time library of ptoas (../shared/tools/ptoas), which the ptoas_tier test runs.
 PKGS="cmake ninja-build g++ libfmt-dev libabsl-dev catch2 pybind11-dev python3-dev
-      python3-numpy python3-pytest llvm-14-tools libopenmpi-dev openmpi-bin clang-format"
+      python3-numpy python3-pytest llvm-14-tools libopenmpi-dev openmpi-bin clang-format
+      libllvm22"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -325,7 +325,9 @@ void PtoFunctionEmitter::EmitYield(const YieldStmt* s, std::string_view op) {
         Error(s->span, "yielded tile is not available in PTO code");
         return;
       }
-      names.push_back(b->value.name);
+      auto typed = RetypeTile(*b, f.types[i], s->span);
+      if (!typed) return;
+      names.push_back(typed->value.name);
     } else {
       PtoValue v = CastTo(Value(s->values[i]), f.types[i]);
       if (!v.ok()) return;
@@ -387,7 +389,9 @@ void PtoFunctionEmitter::EmitFor(const ForStmt* s) {
         Error(s->span, fmt::format("loop-carried tile '{}' has no tile buffer", ia->name_hint));
         return;
       }
-      init = ib->value.name;
+      auto typed = RetypeTile(*ib, *ty, s->span);
+      if (!typed) return;
+      init = typed->value.name;
     } else {
       PtoValue v = CastTo(Value(ia->init), *ty);
       if (!v.ok()) return;
@@ -506,7 +510,9 @@ void PtoFunctionEmitter::EmitWhile(const WhileStmt* s) {
         Error(s->span, fmt::format("loop-carried tile '{}' has no tile buffer", ia->name_hint));
         return;
       }
-      inits.push_back(ib->value.name);
+      auto typed = RetypeTile(*ib, *ty, s->span);
+      if (!typed) return;
+      inits.push_back(typed->value.name);
     } else {
       PtoValue v = CastTo(Value(ia->init), *ty);
       if (!v.ok()) return;

@@ -153,21 +153,31 @@ bool TileCreate(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 bool TileSetValidShape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoBinding* tile = fe.TileArg(c, 0);
   if (!tile) return false;
-  PtoBinding b = *tile;
+  // set_validshape needs a dynamic-valid tile: a static-valid one (a loop result,
+  // say) is first retyped to v_row=?, v_col=? at its current extents.
+  auto dyn = fe.TileBufType(Cast<TileType>(c->args[0]->type), c->span, /*dynamic_valid=*/true);
+  if (!dyn) return false;
+  auto b = fe.RetypeTile(*tile, *dyn, c->span);
+  if (!b) return false;
   std::string r = fe.AsIndex(c->args[1]), col = fe.AsIndex(c->args[2]);
   if (r.empty() || col.empty()) return false;
-  fe.Op(fmt::format("pto.set_validshape {}, {}, {} : {}", b.value.name, r, col, b.value.type));
-  if (result) fe.Bind(result, b);
+  fe.Op(fmt::format("pto.set_validshape {}, {}, {} : {}", b->value.name, r, col, b->value.type));
+  if (result) fe.Bind(result, *b);
   return true;
 }
 
 bool TileFillPadInplace(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoBinding* tile = fe.TileArg(c, 0);
   if (!tile) return false;
-  PtoBinding b = *tile;
-  fe.Op(fmt::format("pto.tfillpad ins({} : {}) outs({} : {})", b.value.name, b.value.type,
-                    b.value.name, b.value.type));
-  if (result) fe.Bind(result, b);
+  // The destination is the same buffer typed as the result: fully valid, with the
+  // pad value (ptoas reads it from the destination type; it rejects pad=null).
+  auto dst_type = fe.TileBufType(Cast<TileType>(c->type), c->span);
+  if (!dst_type) return false;
+  auto dst = fe.RetypeTile(*tile, *dst_type, c->span);
+  if (!dst) return false;
+  fe.Op(fmt::format("pto.tfillpad ins({} : {}) outs({} : {})", tile->value.name, tile->value.type,
+                    dst->value.name, dst->value.type));
+  if (result) fe.Bind(result, *dst);
   return true;
 }
 

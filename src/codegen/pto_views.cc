@@ -276,8 +276,9 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
   return fmt::format(
       "!pto.tile_buf<loc={}, dtype={}, rows={}, cols={}, v_row={}, v_col={}, blayout={}, "
       "slayout={}, fractal={}, pad={}>",
-      LocName(m), MlirScalarType(t->dtype), rc->first, rc->second, vr, vc, LayoutName(view.blayout),
-      LayoutName(view.slayout), view.fractal, static_cast<int>(view.pad));
+      LocName(m), MlirScalarType(t->dtype), rc->first, TilePhysicalCols(rc->second, t->dtype, view),
+      vr, vc, LayoutName(view.blayout), LayoutName(view.slayout), view.fractal,
+      static_cast<int>(view.pad));
 }
 
 // Capacity per buffer (bytes) of the a2a3 / a5 profiles; only UB is checked.
@@ -294,9 +295,8 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
   bool resized = v && resized_tiles_.count(v);
   auto type = TileBufType(tt, call->span, resized);
   if (!type) return nullptr;
-  auto rc = StaticRowsCols(tt->shape);
   MemorySpace m = tt->memory_space.value_or(MemorySpace::kVec);
-  int64_t bytes = rc->first * rc->second * DTypeBytes(tt->dtype);
+  int64_t bytes = TileUbBytes(tt);
   if (!ub_) ub_ = std::make_shared<UbAllocator>(fn_, UbCapacity(arch_), arch_);
   UbPlacement place = ub_->Place(v, call, m, bytes);
   if (!place.ok) {
@@ -352,12 +352,46 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
   PtoBinding b;
   b.kind = PtoBinding::Kind::kTile;
   b.value = {name, *type};
+  b.addr = Const(addr, "i64");
   if (v) {
     Bind(v, b);
     return &bindings_[v];
   }
   anon_tiles_.push_back(std::make_unique<PtoBinding>(b));
   return anon_tiles_.back().get();
+}
+
+// The `key=N` field of a tile_buf type spelling ("?" when dynamic).
+static std::string TileBufField(const std::string& type, std::string_view key) {
+  std::string k = fmt::format(" {}=", key);
+  size_t at = type.find(k);
+  if (at == std::string::npos) return "";
+  at += k.size();
+  return type.substr(at, type.find_first_of(",>", at) - at);
+}
+
+std::optional<PtoBinding> PtoFunctionEmitter::RetypeTile(const PtoBinding& b,
+                                                         const std::string& type, Span at) {
+  if (b.value.type == type) return b;
+  std::string vr = TileBufField(b.value.type, "v_row"), vc = TileBufField(b.value.type, "v_col");
+  bool to_dynamic = TileBufField(type, "v_row") == "?";
+  // A loop-carried tile (an iter arg or loop/if result) may be a different buffer on
+  // each path: it has no one address to alias, and keeps its own type (known
+  // rejection, tests/ptoas/known_rejections.txt).
+  if (b.addr.empty()) return b;
+  if (to_dynamic && (vr == "?" || vc == "?")) {
+    Error(at, fmt::format("tile {} of type {} cannot be used where the PTO backend needs type {}",
+                          b.value.name, b.value.type, type));
+    return std::nullopt;
+  }
+  std::string valid_ops;
+  if (to_dynamic)
+    valid_ops = fmt::format(" valid_row = {} valid_col = {}", ConstIndex(std::stoll(vr)),
+                            ConstIndex(std::stoll(vc)));
+  PtoBinding r = b;
+  r.value = {Named(b.value.name.substr(1) + "_as"), type};
+  Op(fmt::format("{} = pto.alloc_tile addr = {}{} : {}", r.value.name, b.addr, valid_ops, type));
+  return r;
 }
 
 std::string PtoFunctionEmitter::DeferredRawArgs() {

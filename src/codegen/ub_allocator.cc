@@ -23,20 +23,31 @@ namespace pypto::codegen {
 
 using namespace pypto::ir;
 
+int64_t TilePhysicalCols(int64_t cols, DataType dt, const TileView& view) {
+  if (view.blayout != TileLayout::kRowMajor || view.slayout != TileLayout::kNoneBox) return cols;
+  int64_t bytes = DTypeBytes(dt);
+  if (bytes <= 0 || 32 % bytes != 0) return cols;
+  int64_t block = 32 / bytes;
+  return (cols + block - 1) / block * block;
+}
+
+int64_t TileUbBytes(const TileType* tt) {
+  if (tt->shape.empty()) return DTypeBytes(tt->dtype);
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < tt->shape.size(); ++i) {
+    auto v = StaticInt(tt->shape[i]);
+    if (!v) return -1;
+    rows *= *v;
+  }
+  auto cols = StaticInt(tt->shape.back());
+  if (!cols) return -1;
+  return rows * TilePhysicalCols(*cols, tt->dtype, tt->view.value_or(TileView{})) *
+         DTypeBytes(tt->dtype);
+}
+
 namespace {
 
 int64_t RoundUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
-
-// Bytes of a tile with a static physical shape (rows * cols * element size), or -1.
-int64_t TileBytes(const TileType* tt) {
-  int64_t n = 1;
-  for (const Expr* d : tt->shape) {
-    auto v = StaticInt(d);
-    if (!v) return -1;
-    n *= *v;
-  }
-  return n * DTypeBytes(tt->dtype);
-}
 
 // Calls whose tile result is the (updated) tile argument 0, not a new buffer.
 bool AliasesFirstArg(const Call* c) {
@@ -242,7 +253,7 @@ class IntervalBuilder {
       }
     }
     if (alias) return;
-    int64_t bytes = TileBytes(tt);
+    int64_t bytes = TileUbBytes(tt);
     if (bytes < 0) return;  // dynamic physical shape: the emitter rejects it
     auto key = std::make_pair(result, c);
     if (plan_->index.count(key)) return;  // same (var, call) twice: one buffer

@@ -72,6 +72,7 @@ struct PtoBinding {
   Kind kind = Kind::kNone;
   PtoValue value;                     // kScalar / kTile (name, tile_buf type) / kCtx / kArray
   const PtoTensor* tensor = nullptr;  // kTensor
+  std::string addr;                   // kTile: the i64 UB address constant of its buffer
 };
 
 class UbAllocator;  // ub_allocator.h
@@ -152,6 +153,14 @@ class PtoFunctionEmitter {
   std::optional<std::string> TileBufType(const ir::TileType* t, Span at,
                                          bool dynamic_valid = false);
   const PtoBinding* AllocTile(const ir::Var* v, const ir::Call* call);
+  // The buffer of tile `b` as a value of tile_buf type `type` (b itself when it has
+  // that type): an alloc_tile at the same address. ptoas types are exact where the
+  // IR's are not (pad, static vs dynamic valid extents across a loop or if, the
+  // result of fillpad_inplace): a value is retyped where it meets a required type.
+  // A dynamic-valid target starts at b's static valid extents; a dynamic-valid
+  // source cannot be retyped (its extents are known only at run time); a tile with
+  // no single buffer (loop-carried) is returned unchanged.
+  std::optional<PtoBinding> RetypeTile(const PtoBinding& b, const std::string& type, Span at);
 
   void Bind(const ir::Var* v, PtoBinding b) { bindings_[v] = std::move(b); }
   const PtoBinding* Lookup(const ir::Expr* e) const;

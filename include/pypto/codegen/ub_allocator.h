@@ -83,6 +83,14 @@ struct UbPlan {
   std::map<std::pair<const ir::Var*, const ir::Call*>, int> index;
 };
 
+// ptoas requires the row of a row-major, none-box tile to be whole 32-byte blocks:
+// such a tile is allocated with its columns rounded up to the next block, and the
+// IR's columns stay its valid columns (v_col), so loads, stores and elementwise ops
+// touch only the IR's extent. TilePhysicalCols is the allocated column count.
+int64_t TilePhysicalCols(int64_t cols, DataType dt, const ir::TileView& view);
+// UB bytes of a tile (rows * physical cols * element size), -1 for a dynamic shape.
+int64_t TileUbBytes(const ir::TileType* tt);
+
 // Intervals and bump totals only (no addresses yet).
 UbPlan AnalyzeTileIntervals(const ir::Function& fn);
 // Computes the first-fit addresses, peak and overflow of one space.

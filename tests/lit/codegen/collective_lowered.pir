@@ -80,7 +80,8 @@
 # RING:       pto.tload ins(%own_pview : !pto.partition_tensor_view<1x?xf32>) outs(%own : {{.*}})
 # RING:       pto.comm.twait(%sig_local_pview, %{{[0-9]+}} : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 # RING:       pto.comm.tput(%data_peer_pview, %data_local_pview, buf(%ring_stage) : !pto.partition_tensor_view<1x?xf32>, !pto.partition_tensor_view<1x?xf32>, {{.*}}) {atomicType = #pto<atomic_type atomic_none>}
-# RING:       pto.tadd ins(%own, %recv : {{.*}})
+# The zero-padded own and received chunks are the fillpad results (pad=1 aliases).
+# RING:       pto.tadd ins(%own_as, %recv_as : {{.*}}pad=1>, {{.*}}pad=1>)
 # RING:       scf.for %ag_step = %c0_index to %c3_index step %c1_index {
 # RING:       pto.comm.tput(%data_peer_pview_1, %data_local_pview_1, buf(%ring_stage) : {{.*}})
 # RING:       scf.for %reset_row = %c0_index to %c6_index step %c1_index {

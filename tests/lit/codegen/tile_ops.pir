@@ -31,7 +31,10 @@
 # CHECK-LABEL: func.func @resize(%arg0: !pto.ptr<f32>, %arg1: index)
 # CHECK:          %t = pto.alloc_tile addr = %c0_i64 valid_row = %c16_index valid_col = %c64_index : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>
 # CHECK:          pto.set_validshape %t, %c1_index, %arg1 : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>
-# CHECK-NEXT:     pto.tfillpad ins(%t : {{.*}}v_row=?, v_col=?{{.*}}) outs(%t :
+# fillpad_inplace writes the same buffer typed as its result (fully valid, pad
+# value in the type; ptoas rejects a tfillpad whose destination has pad=0).
+# CHECK-NEXT:     %t_as = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=16, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=1>
+# CHECK-NEXT:     pto.tfillpad ins(%t : {{.*}}v_row=?, v_col=?{{.*}}pad=0>) outs(%t_as : {{.*}}v_row=16, v_col=64{{.*}}pad=1>)
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -41,7 +41,7 @@ def run(cmd):
     return p.returncode, p.stdout
 
 
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("template")
     ap.add_argument("outdir")
@@ -56,7 +56,20 @@ def main():
     ap.add_argument("--passes", default="lower-composite-ops")
     ap.add_argument("--pipeline", default=None)
     ap.add_argument("--seeds", default="")
-    a = ap.parse_args()
+    return ap.parse_args(argv)
+
+
+def instantiate(template, a, P):
+    """The program text for rank count P (the ptoas tier instantiates the same way)."""
+    rows = P * a.mr + a.extra
+    drows = "NR * %d" % a.mr if a.dynamic_rows else str(rows)
+    text = template.replace("@DROWS@", drows).replace("@ROWS@", str(rows)).replace("@P@", str(P)).replace("@N@", str(a.n)).replace("@DT@", a.dtype)
+    text = text.replace("@CSHAPE@", "[NR]" if a.counts_rank == 1 else "[NR, 1]")
+    return text.replace("@XT@", "pl.Tensor" if a.input_kind == "tensor" else "pld.DistributedTensor")
+
+
+def main():
+    a = parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     template = open(a.template).read()
     dt = NP[a.dtype]
@@ -64,10 +77,7 @@ def main():
     schedules = [[]] + [["--schedule=random:" + s] for s in a.seeds.split(",") if s]
     for P in [int(p) for p in a.ranks.split(",")]:
         rows = P * a.mr + a.extra
-        drows = "NR * %d" % a.mr if a.dynamic_rows else str(rows)
-        text = template.replace("@DROWS@", drows).replace("@ROWS@", str(rows)).replace("@P@", str(P)).replace("@N@", str(a.n)).replace("@DT@", a.dtype)
-        text = text.replace("@CSHAPE@", "[NR]" if a.counts_rank == 1 else "[NR, 1]")
-        text = text.replace("@XT@", "pl.Tensor" if a.input_kind == "tensor" else "pld.DistributedTensor")
+        text = instantiate(template, a, P)
         src = os.path.join(a.outdir, "prog%d.pir" % P)
         open(src, "w").write(text)
         low = os.path.join(a.outdir, "lowered%d.pir" % P)

@@ -27,7 +27,7 @@ def run(cmd):
     return p.returncode, p.stdout
 
 
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("kind")
     ap.add_argument("template")
@@ -39,20 +39,29 @@ def main():
     ap.add_argument("--passes", default="lower-composite-ops")
     ap.add_argument("--pipeline", default=None)
     ap.add_argument("--seeds", default="")
-    a = ap.parse_args()
+    return ap.parse_args(argv)
+
+
+def instantiate(template, a, P):
+    """The program text for rank count P (the ptoas tier instantiates the same way)."""
+    text = template.replace("@N@", str(a.n)).replace("@DT@", a.dtype).replace("@OP@", a.op)
+    text = text.replace("@SR@", str(max(2 * (P - 1), 1))).replace("@P@", str(P))
+    text = text.replace("@KIND@", a.kind).replace("@ROOT@", str(max(P - 1, 0)))
+    return text.replace("@XROWS@", "NR" if a.kind in ("all_to_all", "reduce_scatter") else "1")
+
+
+def main():
+    a = parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     template = open(a.template).read()
     lowered = {}
 
-    def instantiate(P):
+    def lower_for(P):
         # Programs with a @ROOT@ placeholder are instantiated per P (root = P - 1).
         key = P if ("@ROOT@" in template or "@P@" in template) else 0
         if key in lowered:
             return lowered[key]
-        text = template.replace("@N@", str(a.n)).replace("@DT@", a.dtype).replace("@OP@", a.op)
-        text = text.replace("@SR@", str(max(2 * (P - 1), 1))).replace("@P@", str(P))
-        text = text.replace("@KIND@", a.kind).replace("@ROOT@", str(max(P - 1, 0)))
-        text = text.replace("@XROWS@", "NR" if a.kind in ("all_to_all", "reduce_scatter") else "1")
+        text = instantiate(template, a, P)
         src = os.path.join(a.outdir, "prog%d.pir" % key)
         open(src, "w").write(text)
         low = os.path.join(a.outdir, "lowered%d.pir" % key)
@@ -73,7 +82,7 @@ def main():
     for P in [int(p) for p in a.ranks.split(",")]:
         rng = np.random.default_rng(1000 * P + a.n)
         dt = NP[a.dtype]
-        src, low = instantiate(P)
+        src, low = lower_for(P)
         if a.kind == "allreduce":
             if a.op == "Prod":
                 x = rng.choice([-2.0, -1.0, 1.0, 2.0], size=(P, 1, a.n)).astype(dt)

@@ -14,7 +14,7 @@ text, in source order, and compiles it on first use.
 import inspect
 import sys
 
-from . import _frontend
+from . import _frontend, _subworker
 
 
 def program(cls=None, **kwargs):
@@ -35,6 +35,9 @@ def program(cls=None, **kwargs):
 
 def _compile_class(cls, frame):
     lines, file, first, col = _frontend.source_of(cls, "@pl.program", frame)
+    # HOST SubWorker bodies are host Python: the parser sees only their signatures.
+    subworkers = _subworker.subworkers_of(cls)
+    lines = _subworker.blank_bodies(lines, set(subworkers))
     src = _frontend.ProgramSource()
     ns = [frame.f_locals, frame.f_globals]
     # A class attribute bound to a @pl.function made elsewhere (a kernel factory)
@@ -46,6 +49,8 @@ def _compile_class(cls, frame):
             src.add(lines[at:lo], file, first + at, col, ns, scan=scan)
             scan = ""
         flines, ffile, ffirst, fcol = _frontend.source_of(fn, f"@pl.program {cls.__name__}.{name}")
+        if _subworker.is_subworker(fn):
+            flines = _subworker.blank_bodies(flines, {fn.__name__})
         fscan, pad = "\n".join(flines), " " * indent
         flines = [pad + ln if ln.strip() else ln for ln in flines]
         for i, ln in enumerate(flines):
@@ -56,7 +61,9 @@ def _compile_class(cls, frame):
         at = hi + 1
     if at < len(lines):
         src.add(lines[at:], file, first + at, col, ns, scan=scan)
-    return _frontend.compile_source(src, file)
+    prog = _frontend.compile_source(src, file)
+    prog._pypto_subworkers = subworkers
+    return prog
 
 
 def function(fn=None, *, type=None, level=None, role=None, **kwargs):

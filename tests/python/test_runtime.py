@@ -321,12 +321,22 @@ def test_torch_inputs_and_outputs_when_torch_is_installed():
     real_torch = pytest.importorskip("torch")
     compiled = ir.compile(TwoChipCombine, platform="a2a3sim",
                           distributed_config=DistributedConfig(device_ids=[0, 1]))
+    kinds = []
+
+    def combine(total, diff, f):  # torch code, as upstream's SubWorkers are
+        kinds.append(type(total))
+        f.copy_(real_torch.maximum(total, diff) * 2.0 + 1.0)
+        return f
+
     a, b = _ab()
     f = real_torch.zeros((ROWS, COLS), dtype=real_torch.float32)
-    compiled(real_torch.from_numpy(a), real_torch.from_numpy(b), f)
+    with compiled.prepare(sub_worker_overrides={"combine": combine}) as rt:
+        rt(real_torch.from_numpy(a), real_torch.from_numpy(b), f)
+        out = rt(real_torch.from_numpy(a), real_torch.from_numpy(b))
     np.testing.assert_array_equal(f.numpy(), _combine_oracle(a, b))
-    out = compiled(real_torch.from_numpy(a), real_torch.from_numpy(b))
     assert isinstance(out, real_torch.Tensor)
+    np.testing.assert_array_equal(out.numpy(), _combine_oracle(a, b))
+    assert kinds == [real_torch.Tensor, real_torch.Tensor]
 
 
 _SUB_HEADER = ("import pypto.language as pl\n\n@pl.program\nclass P:\n"
@@ -369,3 +379,37 @@ def test_ellipsis_body_is_only_for_subworkers():
         ir.parse(text, "e.pir")
     assert str(e.value).splitlines()[0] == (
         "e.pir:7:9: error: this statement has no effect; expected a call or an assignment")
+
+
+_LOOP_ALLOC = '''import pypto.language as pl
+import pypto.language.distributed as pld
+
+@pl.program
+class L:
+    @pl.function(type=pl.FunctionType.InCore)
+    def add_into(self, x: pl.Tensor[[1, 8], pl.FP32], y: pl.Out[pl.Tensor[[1, 8], pl.FP32]], acc: pld.DistributedTensor[[1, 8], pl.FP32]) -> pl.Tensor[[1, 8], pl.FP32]:
+        s = pl.add(pl.load(x, [0, 0], [1, 8]), pl.load(acc, [0, 0], [1, 8]))
+        acc2 = pl.store(s, [0, 0], acc)
+        y2 = pl.store(s, [0, 0], y)
+        return y2
+
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def host_orch(self, x: pl.Tensor[[2, 1, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 1, 8], pl.FP32]]):
+        for i in pl.range(2):
+            buf = pld.alloc_window_buffer([1, 8], dtype=pl.FP32)
+            for r in pl.range(pld.world_size()):
+                acc = pld.window(buf, [1, 8], dtype=pl.FP32)
+                self.add_into(x[r], y[r], acc, device=r)
+'''
+
+
+def test_an_allocation_site_in_a_loop_keeps_one_window_per_iteration():
+    # Two windows from one site per call. Were the second iteration handed the
+    # first's window, call 1 would already report 2; per-iteration windows
+    # persisting across calls give k after call k.
+    compiled = pypto.runtime.compile(ir.parse(_LOOP_ALLOC, "loop.pir"), pipeline=None,
+                                     distributed_config=DistributedConfig(device_ids=[0, 1]))
+    x = np.ones((2, 1, 8), np.float32)
+    with compiled.prepare(persistent=True, reset_persistent_windows=False) as rt:
+        for k in (1, 2, 3):
+            np.testing.assert_array_equal(rt(x), np.full((2, 1, 8), float(k), np.float32))

@@ -413,3 +413,36 @@ def test_an_allocation_site_in_a_loop_keeps_one_window_per_iteration():
     with compiled.prepare(persistent=True, reset_persistent_windows=False) as rt:
         for k in (1, 2, 3):
             np.testing.assert_array_equal(rt(x), np.full((2, 1, 8), float(k), np.float32))
+
+
+@pl.jit.incore
+def jit_double(x: pl.Tensor[[1, COLS], pl.FP32],
+               y: pl.Out[pl.Tensor[[1, COLS], pl.FP32]]) -> pl.Tensor[[1, COLS], pl.FP32]:
+    t = pl.load(x, [0, 0], [1, COLS])
+    y = pl.store(pl.add(t, t), [0, 0], y)
+    return y
+
+
+@pl.jit
+def jit_chip(x: pl.Tensor[[1, COLS], pl.FP32],
+             y: pl.Out[pl.Tensor[[1, COLS], pl.FP32]]) -> pl.Tensor[[1, COLS], pl.FP32]:
+    return jit_double(x, y)
+
+
+@pl.jit.host
+def jit_host(x: pl.Tensor[[N_RANKS, 1, COLS], pl.FP32],
+             y: pl.Out[pl.Tensor[[N_RANKS, 1, COLS], pl.FP32]]):
+    for r in pl.range(pld.world_size()):
+        jit_chip(x[r], y[r], device=r)
+
+
+def test_jit_host_compile_with_a_run_config_is_callable():
+    # Upstream's jit form: program.compile(x, y, config=cfg); compiled(x, y, config=cfg).
+    cfg = RunConfig(platform="a2a3sim",
+                    distributed_config=DistributedConfig(device_ids=[0, 1, 2, 3]))
+    x = _x(5)
+    y = np.zeros_like(x)
+    compiled = jit_host.compile(x, y, config=cfg)
+    compiled(x, y, config=cfg)
+    np.testing.assert_array_equal(y, 2 * x)
+    assert ir.structural_equal(jit_host.compile("default"), ir.run_passes(jit_host.program))

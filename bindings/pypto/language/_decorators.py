@@ -127,8 +127,15 @@ class JitFunction:
             self._program = _compile_jit(self)
         return self._program
 
-    def compile(self, pipeline="default", **kwargs):
-        """Runs a pass pipeline over ``.program`` (see ``pypto.ir.run_passes``)."""
+    def compile(self, *args, config=None, **kwargs):
+        """``f.compile("default")`` runs a pass pipeline over ``.program`` (see
+        ``pypto.ir.run_passes``). Upstream's run form ``f.compile(x, y,
+        config=RunConfig(...))`` returns a callable ``pypto.runtime.CompiledProgram``
+        (the example arguments are not needed: shapes come from the program)."""
+        if config is not None:
+            from .. import runtime
+            return runtime.compile(self.program, config, **kwargs)
+        pipeline = args[0] if args else kwargs.pop("pipeline", "default")
         from .. import ir
         return ir.run_passes(self.program, pipeline, **kwargs)
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# ctest installed_package: the project used as an installed library, the way an
+# outside user would. Installs BUILD into a temporary prefix, then
+#   1. checks every header include of the installed headers resolves inside it;
+#   2. configures and builds examples/cpp as an outside CMake project
+#      (find_package(pypto CONFIG REQUIRED) with only the prefix on the path) and
+#      runs both programs;
+#   3. builds the same programs with pkg-config (examples/cpp/Makefile) and runs them;
+#   4. imports the installed Python package and runs the installed pypto-opt.
+# Each program checks its own result against the ring-exchange oracle; this
+# script checks exit codes and the exact OK lines. Usage: SCRIPT SRC BUILD
+set -euo pipefail
+SRC=$(cd "$1" && pwd)
+BUILD=$(cd "$2" && pwd)
+PY=${PYPTO_PYTHON:-/usr/bin/python3}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pypto-installed.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+PREFIX=$T/prefix
+fail() { echo "installed_package: FAIL: $*" >&2; exit 1; }
+OK_LINE="OK: y[r] == x[r-1] on all 4 ranks (4096 elements)"
+
+echo "== cmake --install $BUILD --prefix $PREFIX"
+cmake --install "$BUILD" --prefix "$PREFIX" >"$T/install.log" || { cat "$T/install.log"; fail "install failed"; }
+for f in lib/libpypto_core.a lib/libpypto_ir.a lib/libpypto_ops.a lib/libpypto_passes.a \
+         lib/libpypto_codegen.a lib/libpypto_sim.a bin/pypto-opt bin/pypto-run \
+         lib/cmake/pypto/pyptoConfig.cmake lib/cmake/pypto/pyptoConfigVersion.cmake \
+         lib/pkgconfig/pypto.pc include/pypto/ir/builder.h include/pypto/sim/run.h; do
+  [ -e "$PREFIX/$f" ] || fail "$f was not installed"
+done
+
+echo "== installed headers include only installed headers"
+missing=$(cd "$PREFIX/include" && grep -rhoE '#include "pypto/[^"]+"' pypto | sort -u |
+          sed -E 's/#include "(.*)"/\1/' | while read -r h; do [ -e "$h" ] || echo "$h"; done)
+[ -z "$missing" ] || fail "installed headers include files that are not installed: $missing"
+
+run_examples() {  # DIR LABEL
+  for ex in build_and_run parse_and_run; do
+    out=$("$1/$ex" 2>&1) || { echo "$out"; fail "$2 $ex exited nonzero"; }
+    grep -qxF "$OK_LINE" <<<"$out" || { echo "$out"; fail "$2 $ex did not print '$OK_LINE'"; }
+    grep -qE '^pto module ring_kernel: [0-9]+ bytes$' <<<"$out" || { echo "$out"; fail "$2 $ex emitted no PTO"; }
+    echo "$2 $ex: $OK_LINE"
+  done
+}
+
+echo "== outside CMake project: find_package(pypto CONFIG REQUIRED)"
+cmake -S "$SRC/examples/cpp" -B "$T/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$PREFIX" >"$T/configure.log" 2>&1 || { cat "$T/configure.log"; fail "configure failed"; }
+grep -qxF "pypto_DIR:PATH=$PREFIX/lib/cmake/pypto" "$T/cmake-build/CMakeCache.txt" ||
+  fail "find_package(pypto) did not pick the installed package: $(grep pypto_DIR "$T/cmake-build/CMakeCache.txt")"
+cmake --build "$T/cmake-build" -j2 >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "CMake build failed"; }
+run_examples "$T/cmake-build" cmake
+
+echo "== pkg-config: pkg-config --cflags --libs pypto"
+mkdir -p "$T/pc-build"
+PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" make -s -C "$SRC/examples/cpp" OUT="$T/pc-build" \
+  >"$T/make.log" 2>&1 || { cat "$T/make.log"; fail "pkg-config build failed"; }
+run_examples "$T/pc-build" pkg-config
+
+echo "== installed Python package and tools"
+pyout=$(cd "$T" && env -u PYPTO_CORE_DIR PYTHONPATH="$PREFIX/lib/python3/dist-packages" "$PY" -c '
+import pypto, pypto.ir, pypto._core
+print(pypto._core.__file__)
+') || fail "import pypto from the prefix failed"
+case "$pyout" in
+  "$PREFIX/lib/python3/dist-packages/pypto/_core."*) echo "python: $pyout" ;;
+  *) fail "pypto._core was not loaded from the prefix: $pyout" ;;
+esac
+"$PREFIX/bin/pypto-opt" "$SRC/examples/ring_exchange.pir" --pipeline=default --emit=pto \
+  -o "$T/pto" >/dev/null || fail "installed pypto-opt failed"
+[ -s "$T/pto/ring_kernel.pto" ] || fail "installed pypto-opt wrote no ring_kernel.pto"
+echo "installed_package: OK"

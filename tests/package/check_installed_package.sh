@@ -2,13 +2,15 @@
 # ctest installed_package: the project used as an installed library, the way an
 # outside user would. Installs BUILD into a temporary prefix, then
 #   1. checks every header include of the installed headers resolves inside it;
-#   2. configures and builds examples/cpp as an outside CMake project
-#      (find_package(pypto CONFIG REQUIRED) with only the prefix on the path) and
-#      runs both programs;
-#   3. builds the same programs with pkg-config (examples/cpp/Makefile) and runs them;
-#   4. imports the installed Python package and runs the installed pypto-opt.
-# Each program checks its own result against the ring-exchange oracle; this
-# script checks exit codes and the exact OK lines. Usage: SCRIPT SRC BUILD
+#   2. imports the installed Python package (its op count is list_ops' oracle);
+#   3. configures and builds examples/cpp as an outside CMake project
+#      (find_package(pypto CONFIG REQUIRED) with only the prefix on the path)
+#      and runs its three programs;
+#   4. builds the same programs with pkg-config (examples/cpp/Makefile), runs them;
+#   5. runs the installed pypto-opt.
+# Each program checks its own result (the ring-exchange oracle, a full op
+# registry); this script checks exit codes and the exact OK lines.
+# Usage: SCRIPT SRC BUILD
 set -euo pipefail
 SRC=$(cd "$1" && pwd)
 BUILD=$(cd "$2" && pwd)
@@ -40,7 +42,25 @@ run_examples() {  # DIR LABEL
     grep -qE '^pto module ring_kernel: [0-9]+ bytes$' <<<"$out" || { echo "$out"; fail "$2 $ex emitted no PTO"; }
     echo "$2 $ex: $OK_LINE"
   done
+  # The registry of a program that calls the IR layer only is full (whole-archive
+  # link of pypto_ops), with as many ops as the installed Python module reports.
+  out=$("$1/list_ops" 2>&1) || { echo "$out" | tail -3; fail "$2 list_ops exited nonzero"; }
+  grep -qxF "OK: $NOPS ops registered" <<<"$out" || { echo "$out" | tail -3; fail "$2 list_ops did not print 'OK: $NOPS ops registered'"; }
+  echo "$2 list_ops: OK: $NOPS ops registered"
 }
+
+echo "== installed Python package"
+pyout=$(cd "$T" && env -u PYPTO_CORE_DIR PYTHONPATH="$PREFIX/lib/python3/dist-packages" "$PY" -c '
+import pypto, pypto.ir, pypto._core
+print(pypto._core.__file__)
+print(len(pypto._core.op_names()))
+') || fail "import pypto from the prefix failed"
+core=$(sed -n 1p <<<"$pyout")
+NOPS=$(sed -n 2p <<<"$pyout")
+case "$core" in
+  "$PREFIX/lib/python3/dist-packages/pypto/_core."*) echo "python: $core ($NOPS ops)" ;;
+  *) fail "pypto._core was not loaded from the prefix: $core" ;;
+esac
 
 echo "== outside CMake project: find_package(pypto CONFIG REQUIRED)"
 cmake -S "$SRC/examples/cpp" -B "$T/cmake-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -56,15 +76,7 @@ PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" make -s -C "$SRC/examples/cpp" OUT="$T/p
   >"$T/make.log" 2>&1 || { cat "$T/make.log"; fail "pkg-config build failed"; }
 run_examples "$T/pc-build" pkg-config
 
-echo "== installed Python package and tools"
-pyout=$(cd "$T" && env -u PYPTO_CORE_DIR PYTHONPATH="$PREFIX/lib/python3/dist-packages" "$PY" -c '
-import pypto, pypto.ir, pypto._core
-print(pypto._core.__file__)
-') || fail "import pypto from the prefix failed"
-case "$pyout" in
-  "$PREFIX/lib/python3/dist-packages/pypto/_core."*) echo "python: $pyout" ;;
-  *) fail "pypto._core was not loaded from the prefix: $pyout" ;;
-esac
+echo "== installed tools"
 "$PREFIX/bin/pypto-opt" "$SRC/examples/ring_exchange.pir" --pipeline=default --emit=pto \
   -o "$T/pto" >/dev/null || fail "installed pypto-opt failed"
 [ -s "$T/pto/ring_kernel.pto" ] || fail "installed pypto-opt wrote no ring_kernel.pto"

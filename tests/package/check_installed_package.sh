@@ -37,7 +37,8 @@ missing=$(cd "$PREFIX/include" && grep -rhoE '#include "pypto/[^"]+"' pypto | so
 
 run_examples() {  # DIR LABEL
   for ex in build_and_run parse_and_run; do
-    out=$("$1/$ex" 2>&1) || { echo "$out"; fail "$2 $ex exited nonzero"; }
+    args=(); [ "$ex" = parse_and_run ] && args=("$SRC/examples/ring_exchange.pir")
+    out=$("$1/$ex" "${args[@]}" 2>&1) || { echo "$out"; fail "$2 $ex exited nonzero"; }
     grep -qxF "$OK_LINE" <<<"$out" || { echo "$out"; fail "$2 $ex did not print '$OK_LINE'"; }
     grep -qE '^pto module ring_kernel: [0-9]+ bytes$' <<<"$out" || { echo "$out"; fail "$2 $ex emitted no PTO"; }
     echo "$2 $ex: $OK_LINE"

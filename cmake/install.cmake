@@ -45,14 +45,13 @@ install(FILES ${CMAKE_BINARY_DIR}/cmake/pyptoConfig.cmake
               ${CMAKE_BINARY_DIR}/cmake/pyptoConfigVersion.cmake
         DESTINATION ${PYPTO_INSTALL_CMAKEDIR})
 
-# pkg-config: the prefix is filled in at install time (cmake --install --prefix
-# may differ from CMAKE_INSTALL_PREFIX), from the template's @PYPTO_PC_PREFIX@.
-set(PYPTO_PC_PREFIX "@PYPTO_PC_PREFIX@")  # kept for the install-time step
-configure_file(${CMAKE_SOURCE_DIR}/cmake/pypto.pc.in ${CMAKE_BINARY_DIR}/cmake/pypto.pc.in @ONLY)
-install(CODE "
-  set(PYPTO_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
-  configure_file(${CMAKE_BINARY_DIR}/cmake/pypto.pc.in ${CMAKE_BINARY_DIR}/cmake/pypto.pc @ONLY)
-")
+# pkg-config: relocatable, like the CMake package: the prefix is found from the
+# .pc file's own directory (${pcfiledir}, pkgconf and pkg-config both define
+# it), so `cmake --install --prefix ANY` needs no rewriting at install time.
+file(RELATIVE_PATH PYPTO_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+string(REGEX REPLACE "/$" "" PYPTO_PC_UP "${PYPTO_PC_UP}")
+set(PYPTO_PC_PREFIX "\${pcfiledir}/${PYPTO_PC_UP}")
+configure_file(${CMAKE_SOURCE_DIR}/cmake/pypto.pc.in ${CMAKE_BINARY_DIR}/cmake/pypto.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/cmake/pypto.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 if(PYPTO_PYTHON)

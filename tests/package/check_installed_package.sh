@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest installed_package: the project used as an installed library, the way an
-# outside user would. Installs BUILD into a temporary prefix, then
+# outside user would. Installs BUILD into a temporary prefix (and moves it), then
 #   1. checks every header include of the installed headers resolves inside it;
 #   2. imports the installed Python package (its op count is list_ops' oracle);
 #   3. configures and builds examples/cpp as an outside CMake project
@@ -21,8 +21,13 @@ PREFIX=$T/prefix
 fail() { echo "installed_package: FAIL: $*" >&2; exit 1; }
 OK_LINE="OK: y[r] == x[r-1] on all 4 ranks (4096 elements)"
 
-echo "== cmake --install $BUILD --prefix $PREFIX"
-cmake --install "$BUILD" --prefix "$PREFIX" >"$T/install.log" || { cat "$T/install.log"; fail "install failed"; }
+# Installed to one directory and used from another: the CMake package, pypto.pc
+# and the Python package must be relocatable (nothing may remember the prefix).
+echo "== cmake --install $BUILD --prefix $T/staging; mv $T/staging $PREFIX"
+cmake --install "$BUILD" --prefix "$T/staging" >"$T/install.log" || { cat "$T/install.log"; fail "install failed"; }
+mv "$T/staging" "$PREFIX"
+stale=$(grep -rIl "$T/staging" "$PREFIX" || true)
+[ -z "$stale" ] || fail "installed files name the install-time prefix: $stale"
 for f in lib/libpypto_core.a lib/libpypto_ir.a lib/libpypto_ops.a lib/libpypto_passes.a \
          lib/libpypto_codegen.a lib/libpypto_sim.a bin/pypto-opt bin/pypto-run \
          lib/cmake/pypto/pyptoConfig.cmake lib/cmake/pypto/pyptoConfigVersion.cmake \

@@ -26,6 +26,7 @@ Usage: check_snippets.py SRC BUILD [--self-test]. Exit 0 all good, 1 findings.
 import glob
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -113,6 +114,8 @@ class Checker:
         cmd = [os.environ.get("CXX", "c++"), "-std=c++20", "-O0", "-I", os.path.join(self.src, "include"),
                cc, "-o", exe, lib("passes"), lib("codegen"), lib("sim"), "-Wl,--whole-archive", lib("ops"),
                "-Wl,--no-whole-archive", lib("ir"), lib("core"), "-lfmt", "-pthread"]
+        # A sanitizer build's libraries need the same instrumentation at the link.
+        cmd += shlex.split(os.environ.get("PYPTO_SNIPPET_CXXFLAGS", ""))
         r = self.run(cmd)
         if r.returncode != 0:
             self.fail(where, "cpp block does not compile:\n" + r.stderr)

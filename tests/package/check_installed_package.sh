@@ -20,6 +20,9 @@ trap 'rm -rf "$T"' EXIT
 PREFIX=$T/prefix
 fail() { echo "installed_package: FAIL: $*" >&2; exit 1; }
 OK_LINE="OK: y[r] == x[r-1] on all 4 ranks (4096 elements)"
+for tool in cmake ninja pkg-config make; do
+  command -v "$tool" >/dev/null || fail "'$tool' not found (.ci/setup.sh installs cmake, ninja-build, pkgconf, make)"
+done
 
 # Installed to one directory and used from another: the CMake package, pypto.pc
 # and the Python package must be relocatable (nothing may remember the prefix).

@@ -80,6 +80,7 @@ def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags,
     return _args.integer(func, memory_limit, "memory_limit", 0, 2**63 - 1)
 
 
+@_args.checked("pypto.sim.run")
 def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_s=30.0,
         check_signals=False, detect_races=False, poison_nan=False, trace_path="",
         stats=False, inputs_random=False, inputs_seed=0, memory_limit=DEFAULT_MEMORY_LIMIT,

@@ -252,10 +252,12 @@ void InitSim(py::module_& m) {
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
           uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify,
-          const py::object& subworker) {
+          const py::object& subworker, const std::string& timeline_path) {
         sim::RunOptions opts =
             MakeOptions(ranks, schedule, entry, deadline_s, check_signals, detect_races, poison_nan,
                         trace_path, stats, inputs_random, inputs_seed, memory_limit, verify);
+        opts.timeline_path = timeline_path;
+        opts.program_name = p.prog->name;
         std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
         auto pending = std::make_shared<PendingPyError>();
         if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
@@ -275,7 +277,7 @@ void InitSim(py::module_& m) {
       py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
       py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
-      py::arg("verify") = true, py::arg("subworker") = py::none(),
+      py::arg("verify") = true, py::arg("subworker") = py::none(), py::arg("timeline_path") = "",
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
       "are world-shaped [P, ...]). schedule: \"parallel\" or \"random:SEED\". Returns "
       "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "

@@ -114,7 +114,16 @@ Value Interpreter::CallSubWorker(Exec& ex, const Call* c, const Function& f,
   } catch (const std::exception& e) {
     throw SimError(c->span, what + " raised " + e.what());
   }
-  if (trace.enabled()) trace.Event(ex.t.tid, f.name, "subworker", ts, sched.Now(ex.t) - ts);
+  if (trace.enabled()) {  // a host call (the timeline draws it on the host row)
+    TraceEvent e;
+    e.tid = ex.t.tid;
+    e.name = f.name;
+    e.cat = kCatCall;
+    e.ts = ts;
+    e.dur = sched.Now(ex.t) - ts;
+    e.where = FormatSpan(c->span);
+    trace.Event(std::move(e));
+  }
   for (size_t i = 0; i < args.size(); ++i) {
     if (!call.writable[i]) continue;
     const TensorVal& t = *args[i].tensor;

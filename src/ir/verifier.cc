@@ -17,6 +17,8 @@
 //  4. Control flow: yield arity against iter args / return vars, trailing yields
 //     in both branches of an if with results, return values against the return
 //     types, break/continue only inside loops.
+//  5. Recursion (verifier_recursion.cc): no function calls itself, directly or
+//     through others; each call cycle is reported once, named.
 //
 // Var uses share the node of their definition, so a use has no span of its own;
 // errors about a use point at the innermost enclosing expression or statement.
@@ -29,6 +31,7 @@
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/type_dims_check.h"
 #include "verifier_internal.h"
 
 namespace pypto::ir {
@@ -186,6 +189,14 @@ void Verifier::CheckType(const Type* t) {
   } else if (const auto* tu = As<TupleType>(t)) {
     for (const Type* x : tu->types) CheckType(x);
   }
+}
+
+// A type written by the user (a parameter or return type): its dims obey the
+// type rules (type_dims_check.h) besides referring to bound Vars.
+void Verifier::CheckDeclaredType(const Type* t) {
+  CheckType(t);
+  CheckTypeDims(
+      t, [&](Span at, std::string msg) { Error(at.IsKnown() ? at : UseSpan(), std::move(msg)); });
 }
 
 void Verifier::CheckAttr(const Attr& a) {
@@ -584,8 +595,8 @@ bool Verifier::Run() {
     for (const Var* p : f->params) Define(p);
     span_stack_.push_back(f->span);
     for (const Var* p : f->params)
-      if (p) CheckType(p->type);
-    for (const Type* t : f->return_types) CheckType(t);
+      if (p) CheckDeclaredType(p->type);
+    for (const Type* t : f->return_types) CheckDeclaredType(t);
     span_stack_.pop_back();
     if (!f->body)
       Error(f->span, fmt::format("function '{}' has no body", f->name));
@@ -593,6 +604,7 @@ bool Verifier::Run() {
       CheckStmt(f->body);
     CheckTaskScopes(*f, diag_);
   }
+  CheckCallCycles();
   return diag_.ErrorCount() == before;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "pypto/core/checked_int.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/int_expr_fold.h"
 #include "pypto/ir/op_utils.h"
@@ -78,12 +79,31 @@ int CheckList(const std::vector<const Expr*>& dims, const char* what, const Type
   return n;
 }
 
+// A shape whose static dims are all known must have a byte size that fits in
+// int64 (lowerings and the executor compute element offsets and byte sizes).
+int CheckSize(const std::vector<const Expr*>& shape, DataType dt, const Type* t,
+              const std::function<void(Span, std::string)>& report) {
+  std::vector<int64_t> dims;
+  for (const Expr* d : shape) {
+    auto v = d ? StaticInt(d) : std::nullopt;
+    if (!v || *v <= 0) return 0;  // dynamic, or reported as a bad dim
+    dims.push_back(*v);
+  }
+  if (dims.empty() || CheckedProduct(dims, DTypeBytes(dt))) return 0;
+  report(WholeSpan(shape.front()),
+         fmt::format("the size of {} overflows: its {} bytes per element times the product of "
+                     "its dimensions do not fit in a 64-bit integer",
+                     TypeStr(t), DTypeBytes(dt)));
+  return 1;
+}
+
 }  // namespace
 
 int CheckTypeDims(const Type* t, const std::function<void(Span, std::string)>& report) {
   if (!t) return 0;
   if (const auto* tt = AsTensorTypeLike(t)) {
     int n = CheckList(tt->shape, "dimension", t, DimRule::kPositive, report);
+    if (!n) n = CheckSize(tt->shape, tt->dtype, t, report);
     if (tt->view) {
       n += CheckList(tt->view->stride, "stride", t, DimRule::kAny, report);
       n += CheckList(tt->view->valid_shape, "valid_shape dimension", t, DimRule::kNonNegative,
@@ -93,6 +113,7 @@ int CheckTypeDims(const Type* t, const std::function<void(Span, std::string)>& r
   }
   if (const auto* tl = As<TileType>(t)) {
     int n = CheckList(tl->shape, "dimension", t, DimRule::kPositive, report);
+    if (!n) n = CheckSize(tl->shape, tl->dtype, t, report);
     if (tl->view)
       n += CheckList(tl->view->valid_shape, "valid_shape dimension", t, DimRule::kNonNegative,
                      report);

@@ -31,6 +31,9 @@
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/int_expr_fold.h"
+#include "pypto/ir/op_utils.h"
+#include "pypto/ir/printer.h"
 #include "pypto/ir/type_dims_check.h"
 #include "verifier_internal.h"
 
@@ -199,6 +202,20 @@ void Verifier::CheckDeclaredType(const Type* t) {
       t, [&](Span at, std::string msg) { Error(at.IsKnown() ? at : UseSpan(), std::move(msg)); });
 }
 
+// Integer arithmetic whose operands are constants must have a value
+// (int_fold.h): `4611686018427387904 * 4` overflows, `1 // 0` divides by zero.
+// Reported at the innermost failing node only, so once per mistake.
+void Verifier::CheckConstantArithmetic(const Expr* e) {
+  IntExprFold f = FoldIntExpr(e);
+  if (!f.failed() || f.at != e) return;
+  Error(e->span.IsKnown() ? e->span : UseSpan(),
+        fmt::format("{} in the constant expression {}{}", IntFoldErrorText(f.fold.error),
+                    PrintExpr(e),
+                    f.fold.error == IntFoldError::kOverflow
+                        ? fmt::format(" (the result does not fit in {})", TypeStr(e->type))
+                        : ""));
+}
+
 void Verifier::CheckAttr(const Attr& a) {
   if (a.kind == Attr::Kind::kExpr) CheckExpr(a.expr);
   for (const Attr& x : a.list) CheckAttr(x);
@@ -227,9 +244,11 @@ void Verifier::CheckExpr(const Expr* e) {
     case NodeKind::kBinaryExpr:
       CheckExpr(static_cast<const BinaryExpr*>(e)->lhs);
       CheckExpr(static_cast<const BinaryExpr*>(e)->rhs);
+      CheckConstantArithmetic(e);
       break;
     case NodeKind::kUnaryExpr:
       CheckExpr(static_cast<const UnaryExpr*>(e)->operand);
+      CheckConstantArithmetic(e);
       break;
     case NodeKind::kCall: {
       const auto* c = static_cast<const Call*>(e);

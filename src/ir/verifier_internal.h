@@ -61,6 +61,7 @@ class Verifier {
   Span UseSpan() const;
   void CheckType(const Type* t);
   void CheckDeclaredType(const Type* t);
+  void CheckConstantArithmetic(const Expr* e);
   void CheckAttr(const Attr& a);
   void CheckExpr(const Expr* e);
   void CheckStmt(const Stmt* s);

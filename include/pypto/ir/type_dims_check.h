@@ -3,7 +3,8 @@
 // verifier (IR built by the C++ API or by passes): a shape dim, a stride and a
 // valid_shape dim is an integer scalar; a shape dim that is constant (after
 // folding `1 - 1`, `~2`, ...) is positive and a valid_shape dim is not
-// negative; constant arithmetic in a dim has an int64 value. A zero or negative
+// negative; constant arithmetic in a dim has an int64 value; a fully static
+// shape's byte size fits in int64. A zero or negative
 // dim used to reach the collective lowerings (a division by zero) and the
 // executor; a float dim was emitted as fptosi.
 #pragma once

@@ -14,6 +14,7 @@
 #include "lower.h"
 #include "pypto/core/int_fold.h"
 #include "pypto/ir/int_expr_fold.h"
+#include "pypto/ir/op_utils.h"
 #include "pypto/ir/printer.h"
 
 namespace pypto::ir::parser {
@@ -342,16 +343,24 @@ const Expr* Lowerer::MakeBinary(BinaryOp op, const Expr* a, const Expr* b, Span 
     dt = DTypeBytes(db) > DTypeBytes(da) ? db : da;
   auto* ca = As<ConstInt>(a);
   auto* cb = As<ConstInt>(b);
-  if (fold && ca && cb && dt != DataType::kBool) {
+  // Literal arithmetic stays as written (see the file comment) unless an
+  // operand came from a module constant; either way it must have a value.
+  auto va = ca ? std::optional<int64_t>(ca->value) : StaticInt(a);
+  auto vb = cb ? std::optional<int64_t>(cb->value) : StaticInt(b);
+  if (va && vb && dt != DataType::kBool) {
     IntFoldError err;
-    if (auto r = FoldInt(op, ca->value, cb->value, &err)) {
+    auto r = FoldInt(op, *va, *vb, &err);
+    if (r && fold && ca && cb) {
       const Expr* e = ctx_.Int(*r, dt, s);
       pyconst_.insert(e);
       return e;
     }
-    if (err != IntFoldError::kNone) {  // a module constant's arithmetic has no int64 value
-      Error(s, fmt::format("{} in '{} {} {}' (the operands are compile-time constants)",
-                           IntFoldErrorText(err), ca->value, BinaryOpSymbol(op), cb->value));
+    if (err != IntFoldError::kNone) {
+      Error(s, fmt::format("{} in the constant expression {} {} {}{}", IntFoldErrorText(err), *va,
+                           BinaryOpSymbol(op), *vb,
+                           err == IntFoldError::kOverflow
+                               ? " (the result does not fit in a 64-bit integer)"
+                               : ""));
       return nullptr;
     }
   }

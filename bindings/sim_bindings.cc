@@ -142,7 +142,8 @@ void InitSim(py::module_& m) {
       [m](const ProgramHandle& p, int ranks, const py::dict& inputs, const std::string& schedule,
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
-          uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify) {
+          uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify,
+          const std::string& timeline_path) {
         sim::RunOptions opts;
         if (ranks < 1 || ranks > sim::kMaxRanks)
           RaiseArgumentError("run_program: ranks=" + std::to_string(ranks) +
@@ -161,6 +162,8 @@ void InitSim(py::module_& m) {
         opts.detect_races = detect_races;
         opts.poison_nan = poison_nan;
         opts.trace_path = trace_path;
+        opts.timeline_path = timeline_path;
+        opts.program_name = p.prog->name;
         opts.stats = stats;
         opts.inputs_random = inputs_random;
         opts.inputs_seed = inputs_seed;
@@ -219,7 +222,7 @@ void InitSim(py::module_& m) {
       py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
       py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
-      py::arg("verify") = true,
+      py::arg("verify") = true, py::arg("timeline_path") = "",
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
       "are world-shaped [P, ...]). schedule: \"parallel\" or \"random:SEED\". Returns "
       "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "

@@ -3,6 +3,7 @@
 //   pypto-run FILE --ranks P --input NAME=FILE.npy ... --output-dir DIR
 //             [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]
 //             [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]
+//             [--timeline FILE.html]
 //             [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]
 //
 // Verifies the program, runs it, and writes DIR/NAME.npy (DIR defaults to the
@@ -28,7 +29,8 @@ static std::string UsageText() {
   return "usage: pypto-run FILE --ranks P [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
          "                 [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]\n"
          "                 [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]\n"
-         "                 [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]\n"
+         "                 [--timeline FILE.html] [--stats] [--inputs-random=SEED] "
+         "[--memory-limit=BYTES]\n"
          "Verifies FILE, runs its entry on P simulated ranks (1.." +
          std::to_string(sim::kMaxRanks) +
          ") and writes\n"
@@ -38,6 +40,8 @@ static std::string UsageText() {
          std::to_string(sim::kDefaultMemoryLimit >> 30) +
          "G)\n"
          "bounds the run's windows (all ranks) and host tensors.\n"
+         "--trace writes a Chrome trace JSON, streamed while the run goes; --timeline\n"
+         "writes a self-contained HTML page of the run (also of a deadlocked one).\n"
          "Exit codes: 0 success; 1 user error (diagnostics); 2 usage error or unreadable FILE;\n"
          "3 deadlock or race detected.\n";
 }
@@ -110,6 +114,8 @@ int main(int argc, char** argv) {
       opts.poison_nan = true;
     } else if (value_of(i, a, "--trace", &v)) {
       opts.trace_path = v;
+    } else if (value_of(i, a, "--timeline", &v)) {
+      opts.timeline_path = v;
     } else if (value_of(i, a, "--memory-limit", &v)) {
       std::string err;
       if (!sim::ParseByteSize(v, &opts.memory_limit, &err)) return Usage("--memory-limit: " + err);
@@ -150,6 +156,7 @@ int main(int argc, char** argv) {
     }
     inputs[name] = {a.dtype, a.shape, std::move(a.bytes)};
   }
+  opts.program_name = std::filesystem::path(file).filename().string();
   sim::RunResult r = sim::RunProgram(ctx, *prog, inputs, opts);
   std::cerr << r.report;
   if (!r.outputs.empty()) {

@@ -146,6 +146,7 @@ void Verifier::CheckFunctionCall(const Call* c) {
     return;
   }
   const Function& callee = *it->second;
+  if (cur_func_) calls_[cur_func_].push_back({&callee, c->span});
   if (c->args.size() != callee.params.size()) {
     std::string params;
     for (size_t i = 0; i < callee.params.size(); ++i)

@@ -231,15 +231,19 @@ bool TileRowSum(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   return true;
 }
 
-// Reshape: `pto.treshape ins(%src : Ts) outs(%dst : Td)` into the result's own
-// buffer (TRESHAPE reinterprets the same bytes under the new tile metadata).
+// Reshape: `%dst = pto.treshape %src : Ts -> Td`, the same buffer under new
+// tile metadata (TRESHAPE reinterprets the bytes; ptoas takes it in this SSA
+// form, as it does alloc_tile, and the UB allocator gives it no buffer of its own).
 bool TileReshape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoBinding* a = fe.TileArg(c, 0);
   if (!a) return false;
-  const PtoBinding* r = fe.AllocTile(result, c);
-  if (!r) return false;
-  fe.Op(fmt::format("pto.treshape ins({} : {}) outs({} : {})", a->value.name, a->value.type,
-                    r->value.name, r->value.type));
+  auto type = fe.TileBufType(Cast<TileType>(c->type), c->span);
+  if (!type) return false;
+  PtoBinding r = *a;
+  r.value = {fe.Named(result ? result->name_hint : "reshaped"), *type};
+  fe.Op(fmt::format("{} = pto.treshape {} : {} -> {}", r.value.name, a->value.name, a->value.type,
+                    r.value.type));
+  if (result) fe.Bind(result, r);
   return true;
 }
 

@@ -49,10 +49,11 @@ namespace {
 
 int64_t RoundUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-// Calls whose tile result is the (updated) tile argument 0, not a new buffer.
+// Calls whose tile result is the (updated or reinterpreted) tile argument 0,
+// not a new buffer.
 bool AliasesFirstArg(const Call* c) {
   return c->Is(ops::kTileSetValidshape) || c->Is(ops::kTileFillpadInplace) ||
-         c->Is(ops::kTileWrite);
+         c->Is(ops::kTileWrite) || c->Is(ops::kTileReshape);
 }
 
 class UseCollector : public IRVisitor {

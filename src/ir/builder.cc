@@ -7,6 +7,7 @@
 
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
+#include "pypto/ir/int_expr_fold.h"
 
 namespace pypto::ir {
 
@@ -121,42 +122,10 @@ bool IsIndexLiteral(const Expr* e) {
   return c && c->dtype() == DataType::kIndex;
 }
 
-// Python floor division / modulo on int64; false on division by zero or overflow.
-bool FloorDivMod(int64_t a, int64_t b, int64_t* q, int64_t* r) {
-  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return false;
-  int64_t qq = a / b, rr = a % b;
-  if (rr != 0 && ((rr < 0) != (b < 0))) {
-    qq -= 1;
-    rr += b;
-  }
-  *q = qq;
-  *r = rr;
-  return true;
-}
-
-// Folds an integer binary op; nullopt when it cannot be folded exactly.
+// Folds an integer binary op (int_fold.h: checked, Python semantics; comparisons
+// give 0 / 1); nullopt when it cannot be folded exactly.
 std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
-  int64_t r = 0, q = 0, m = 0;
   switch (op) {
-    case BinaryOp::kAdd:
-      if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
-      return r;
-    case BinaryOp::kSub:
-      if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
-      return r;
-    case BinaryOp::kMul:
-      if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
-      return r;
-    case BinaryOp::kFloorDiv:
-      if (!FloorDivMod(a, b, &q, &m)) return std::nullopt;
-      return q;
-    case BinaryOp::kFloorMod:
-      if (!FloorDivMod(a, b, &q, &m)) return std::nullopt;
-      return m;
-    case BinaryOp::kMin:
-      return a < b ? a : b;
-    case BinaryOp::kMax:
-      return a > b ? a : b;
     case BinaryOp::kEq:
       return a == b;
     case BinaryOp::kNe:
@@ -169,15 +138,16 @@ std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
       return a > b;
     case BinaryOp::kGe:
       return a >= b;
-    case BinaryOp::kBitAnd:
-      return a & b;
-    case BinaryOp::kBitOr:
-      return a | b;
-    case BinaryOp::kBitXor:
-      return a ^ b;
+    case BinaryOp::kPow:  // not folded by the builder (as before)
+    case BinaryOp::kShl:
+    case BinaryOp::kShr:
+      return std::nullopt;
     default:
-      return std::nullopt;  // Div, Pow, shifts, logic: not folded
+      break;
   }
+  auto iop = IntFoldOpOf(op);
+  if (!iop) return std::nullopt;
+  return FoldIntBinary(*iop, a, b).value;
 }
 
 std::optional<double> FoldFloat(BinaryOp op, double a, double b) {

@@ -9,6 +9,7 @@
 #include "pypto/ir/builder.h"
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/int_expr_fold.h"
 #include "pypto/ir/printer.h"
 
 namespace pypto::ir {
@@ -17,7 +18,9 @@ namespace pypto::ir {
 
 std::optional<int64_t> StaticInt(const Expr* e) {
   if (const auto* c = As<ConstInt>(e)) return c->value;
-  return std::nullopt;
+  if (!e || (e->kind != NodeKind::kBinaryExpr && e->kind != NodeKind::kUnaryExpr))
+    return std::nullopt;
+  return FoldIntExpr(e).fold.value;  // `1 - 1`, `~2`: checks see the folded value
 }
 
 const MakeTuple* AsTuple(const Expr* e) { return As<MakeTuple>(e); }
@@ -82,10 +85,10 @@ std::optional<size_t> FirstShapeConflict(const Shape& a, const Shape& b) {
 bool ShapesCompatible(const Shape& a, const Shape& b) { return !FirstShapeConflict(a, b); }
 
 std::optional<int64_t> StaticNumel(const Shape& s) {
-  int64_t n = 1;
+  std::optional<int64_t> n = 1;
   for (const Expr* d : s) {
     auto v = StaticInt(d);
-    if (!v || __builtin_mul_overflow(n, *v, &n)) return std::nullopt;  // overflow: not static
+    if (!v || !(n = CheckedMul(*n, *v))) return std::nullopt;  // overflow: not static
   }
   return n;
 }

@@ -17,6 +17,8 @@
 //  4. Control flow: yield arity against iter args / return vars, trailing yields
 //     in both branches of an if with results, return values against the return
 //     types, break/continue only inside loops.
+//  5. Recursion (verifier_recursion.cc): no function calls itself, directly or
+//     through others; each call cycle is reported once, named.
 //
 // Var uses share the node of their definition, so a use has no span of its own;
 // errors about a use point at the innermost enclosing expression or statement.
@@ -29,6 +31,10 @@
 
 #include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
+#include "pypto/ir/int_expr_fold.h"
+#include "pypto/ir/op_utils.h"
+#include "pypto/ir/printer.h"
+#include "pypto/ir/type_dims_check.h"
 #include "verifier_internal.h"
 
 namespace pypto::ir {
@@ -188,6 +194,28 @@ void Verifier::CheckType(const Type* t) {
   }
 }
 
+// A type written by the user (a parameter or return type): its dims obey the
+// type rules (type_dims_check.h) besides referring to bound Vars.
+void Verifier::CheckDeclaredType(const Type* t) {
+  CheckType(t);
+  CheckTypeDims(
+      t, [&](Span at, std::string msg) { Error(at.IsKnown() ? at : UseSpan(), std::move(msg)); });
+}
+
+// Integer arithmetic whose operands are constants must have a value
+// (int_fold.h): `4611686018427387904 * 4` overflows, `1 // 0` divides by zero.
+// Reported at the innermost failing node only, so once per mistake.
+void Verifier::CheckConstantArithmetic(const Expr* e) {
+  IntExprFold f = FoldIntExpr(e);
+  if (!f.failed() || f.at != e) return;
+  Error(e->span.IsKnown() ? e->span : UseSpan(),
+        fmt::format("{} in the constant expression {}{}", IntFoldErrorText(f.fold.error),
+                    PrintExpr(e),
+                    f.fold.error == IntFoldError::kOverflow
+                        ? fmt::format(" (the result does not fit in {})", TypeStr(e->type))
+                        : ""));
+}
+
 void Verifier::CheckAttr(const Attr& a) {
   if (a.kind == Attr::Kind::kExpr) CheckExpr(a.expr);
   for (const Attr& x : a.list) CheckAttr(x);
@@ -216,9 +244,11 @@ void Verifier::CheckExpr(const Expr* e) {
     case NodeKind::kBinaryExpr:
       CheckExpr(static_cast<const BinaryExpr*>(e)->lhs);
       CheckExpr(static_cast<const BinaryExpr*>(e)->rhs);
+      CheckConstantArithmetic(e);
       break;
     case NodeKind::kUnaryExpr:
       CheckExpr(static_cast<const UnaryExpr*>(e)->operand);
+      CheckConstantArithmetic(e);
       break;
     case NodeKind::kCall: {
       const auto* c = static_cast<const Call*>(e);
@@ -584,8 +614,8 @@ bool Verifier::Run() {
     for (const Var* p : f->params) Define(p);
     span_stack_.push_back(f->span);
     for (const Var* p : f->params)
-      if (p) CheckType(p->type);
-    for (const Type* t : f->return_types) CheckType(t);
+      if (p) CheckDeclaredType(p->type);
+    for (const Type* t : f->return_types) CheckDeclaredType(t);
     span_stack_.pop_back();
     auto* seq = As<SeqStmt>(f->body);
     if (f->IsHostSubWorker() && f->body && !(seq && seq->stmts.empty()))
@@ -600,6 +630,7 @@ bool Verifier::Run() {
       CheckStmt(f->body);
     CheckTaskScopes(*f, diag_);
   }
+  CheckCallCycles();
   return diag_.ErrorCount() == before;
 }
 

@@ -146,6 +146,7 @@ void Verifier::CheckFunctionCall(const Call* c) {
     return;
   }
   const Function& callee = *it->second;
+  if (cur_func_) calls_[cur_func_].push_back({&callee, c->span});
   // A host sub-worker runs host Python between dispatches: only the host
   // orchestrator calls it, and it runs on the host, not on a device.
   if (callee.IsHostSubWorker()) {

@@ -60,6 +60,8 @@ class Verifier {
   void CheckUse(const Var* v);
   Span UseSpan() const;
   void CheckType(const Type* t);
+  void CheckDeclaredType(const Type* t);
+  void CheckConstantArithmetic(const Expr* e);
   void CheckAttr(const Attr& a);
   void CheckExpr(const Expr* e);
   void CheckStmt(const Stmt* s);
@@ -82,6 +84,8 @@ class Verifier {
   void CheckPlacement(const Call* c);
   void CheckParamOnlyArgs(const Call* c);
   std::string DescribeContext() const;
+  // verifier_recursion.cc
+  void CheckCallCycles();
 
   std::string FuncName(int index) const;
   void Error(Span at, std::string msg);
@@ -94,6 +98,12 @@ class Verifier {
 
   PtrMap<const Var*, VarInfo> vars_;
   std::unordered_map<std::string, const Function*> functions_;
+  // Function calls per caller index, in program order: callee and the call's span.
+  struct CallEdge {
+    const Function* callee;
+    Span at;
+  };
+  std::unordered_map<const Function*, std::vector<CallEdge>> calls_;
   const Function* cur_func_ = nullptr;
   int cur_func_index_ = -1;
   PtrMap<const Var*, char> in_scope_;

@@ -1,6 +1,7 @@
 // simplify: scalar constant folding, constant propagation and dead-code removal.
-//  * BinaryExpr / UnaryExpr with constant operands fold (Python semantics for
-//    // and %, no folding on overflow or division by zero); x+0, x-0, x*1, x//1,
+//  * BinaryExpr / UnaryExpr with constant operands fold (integers through
+//    int_fold.h: Python semantics, no folding on overflow or division by zero,
+//    which the verifier reports); x+0, x-0, x*1, x//1,
 //    0+x, 1*x simplify for integers. Shape expressions inside types fold too
 //    (IRMutator rebuilds a Var whose type changed).
 //  * A scalar Var assigned exactly once to a value that folds to a constant is
@@ -20,6 +21,7 @@
 
 #include "ir_walk.h"
 #include "pass_util.h"
+#include "pypto/ir/int_expr_fold.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/passes/passes.h"
 
@@ -40,17 +42,6 @@ std::optional<double> FloatOf(const Expr* e) {
 std::optional<bool> BoolOf(const Expr* e) {
   if (auto* c = As<ConstBool>(e)) return c->value;
   return std::nullopt;
-}
-
-int64_t PyFloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t PyFloorMod(int64_t a, int64_t b) {
-  int64_t m = a % b;
-  if (m != 0 && ((m < 0) != (b < 0))) m += b;
-  return m;
 }
 
 class Folder : public IRMutator {
@@ -125,30 +116,11 @@ class Folder : public IRMutator {
     if (!st) return r;
     DataType dt = st->dtype;
     if (auto i = IntOf(u->operand)) {
-      switch (u->op) {
-        case UnaryOp::kNeg:
-          if (*i == std::numeric_limits<int64_t>::min()) return r;
-          return ctx_.Make<ConstInt>(-*i, u->type, u->span);
-        case UnaryOp::kAbs:
-          if (*i == std::numeric_limits<int64_t>::min()) return r;
-          return ctx_.Make<ConstInt>(*i < 0 ? -*i : *i, u->type, u->span);
-        case UnaryOp::kBitNot:
-          return ctx_.Make<ConstInt>(~*i, u->type, u->span);
-        case UnaryOp::kCast:
-          if (IsFloat(dt)) return ctx_.Make<ConstFloat>(static_cast<double>(*i), u->type, u->span);
-          if (IsInteger(dt) && DTypeBytes(dt) == 8)
-            return ctx_.Make<ConstInt>(*i, u->type, u->span);
-          if (IsInteger(dt)) {
-            int bits = DTypeBytes(dt) * 8;
-            int64_t lo = IsSignedInt(dt) ? -(int64_t{1} << (bits - 1)) : 0;
-            int64_t hi =
-                IsSignedInt(dt) ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
-            if (*i >= lo && *i <= hi) return ctx_.Make<ConstInt>(*i, u->type, u->span);
-          }
-          return r;
-        default:
-          return r;
-      }
+      if (u->op == UnaryOp::kCast && IsFloat(dt))
+        return ctx_.Make<ConstFloat>(static_cast<double>(*i), u->type, u->span);
+      // -x, abs, ~x, a cast that keeps the value (int_fold.h: checked).
+      IntExprFold f = FoldIntExpr(u);
+      return f.constant() ? ctx_.Make<ConstInt>(*f.fold.value, u->type, u->span) : r;
     }
     if (auto f = FloatOf(u->operand)) {
       switch (u->op) {
@@ -176,36 +148,14 @@ class Folder : public IRMutator {
     auto mk_b = [&](bool v) -> const Expr* { return ctx_.Make<ConstBool>(v, t, b->span); };
     bool bool_result = As<ScalarType>(t) && As<ScalarType>(t)->dtype == DataType::kBool;
     if (li && ri) {
-      int64_t x = *li, y = *ri, z = 0;
+      int64_t x = *li, y = *ri;
+      if (auto iop = IntFoldOpOf(b->op); iop && !bool_result) {
+        // int_fold.h: checked, Python semantics. No value (overflow, // 0, ...):
+        // kept as written, and the verifier reports it.
+        IntExprFold f = FoldIntExpr(b);
+        return f.constant() ? mk_i(*f.fold.value) : nullptr;
+      }
       switch (b->op) {
-        case BinaryOp::kAdd:
-          return __builtin_add_overflow(x, y, &z) ? nullptr : mk_i(z);
-        case BinaryOp::kSub:
-          return __builtin_sub_overflow(x, y, &z) ? nullptr : mk_i(z);
-        case BinaryOp::kMul:
-          return __builtin_mul_overflow(x, y, &z) ? nullptr : mk_i(z);
-        case BinaryOp::kFloorDiv:
-          if (y == 0 || (x == std::numeric_limits<int64_t>::min() && y == -1)) return nullptr;
-          return mk_i(PyFloorDiv(x, y));
-        case BinaryOp::kFloorMod:
-          if (y == 0 || y == -1) return y == -1 ? mk_i(0) : nullptr;
-          return mk_i(PyFloorMod(x, y));
-        case BinaryOp::kMin:
-          return mk_i(std::min(x, y));
-        case BinaryOp::kMax:
-          return mk_i(std::max(x, y));
-        case BinaryOp::kBitAnd:
-          return mk_i(x & y);
-        case BinaryOp::kBitOr:
-          return mk_i(x | y);
-        case BinaryOp::kBitXor:
-          return mk_i(x ^ y);
-        case BinaryOp::kShl:
-          return (y < 0 || y > 62 || x < 0 || x > (std::numeric_limits<int64_t>::max() >> y))
-                     ? nullptr
-                     : mk_i(x << y);
-        case BinaryOp::kShr:
-          return (y < 0 || y > 63) ? nullptr : mk_i(x >> y);
         case BinaryOp::kEq:
           return bool_result ? mk_b(x == y) : nullptr;
         case BinaryOp::kNe:

@@ -131,7 +131,7 @@ Value Interpreter::EvalCall(Exec& ex, const Call* c) {
     if (f->IsHostSubWorker()) return CallSubWorker(ex, c, *f, std::move(args));
     if (FindAttr(c->attrs, "device") && ex.is_host()) return Dispatch(ex, c, *f, std::move(args));
     int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
-    Value r = CallFunction(ex, *f, std::move(args));
+    Value r = CallFunction(ex, *f, std::move(args), c);
     TraceSpan(ex, f->name, kCatCall, ts, c->span);
     return r;
   }
@@ -380,11 +380,22 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
   ex.deferred.clear();
 }
 
-Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> args) {
+Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> args,
+                                const ir::Call* call) {
   if (args.size() != f.params.size())
     throw SimError(ex.cur_call ? ex.cur_call->span : f.span,
                    fmt::format("call of '{}' with {} arguments; it takes {}", f.name, args.size(),
                                f.params.size()));
+  if (ex.call_depth >= Exec::kMaxCallDepth)
+    throw SimError(call ? call->span : f.span,
+                   fmt::format("call of '{}' exceeds the call depth limit of {} nested calls "
+                               "(recursion? the verifier rejects call cycles)",
+                               f.name, Exec::kMaxCallDepth));
+  struct DepthGuard {
+    int& d;
+    explicit DepthGuard(int& x) : d(x) { ++d; }
+    ~DepthGuard() { --d; }
+  } depth_guard(ex.call_depth);
   Frame fr;
   fr.fn = &f;
   for (size_t i = 0; i < args.size(); ++i) {

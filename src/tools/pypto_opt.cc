@@ -1,7 +1,8 @@
 // pypto-opt: the IR driver. Reads a .pir/.py program, verifies it, runs a pass
 // pipeline and prints the resulting IR (or emits PTO MLIR per kernel).
 // Exit codes: 0 success; 1 the input (or a pass) reported diagnostics; 2 usage
-// errors (unknown flag, missing file, unknown pass or pipeline name).
+// errors (unknown flag, missing file, unknown pass or pipeline name); 3 an internal
+// error (a bug, never the input's fault), printed with a "please report" line.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -200,11 +201,20 @@ int Main(int argc, char** argv) {
 
 }  // namespace
 
+constexpr const char* kPleaseReport =
+    "pypto-opt: this is a bug in pypto-opt, not a problem with the input; please report it "
+    "with the input file and the command line\n";
+
 int main(int argc, char** argv) {
   try {
     return Main(argc, argv);
   } catch (const pypto::InternalError& e) {
-    std::cerr << e.what() << "\n";
+    // Exit 3 is never a verdict on the input: user mistakes are diagnostics
+    // (exit 1) or usage errors (exit 2). Reaching here is a bug in pypto-opt.
+    std::cerr << e.what() << "\n" << kPleaseReport;
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: unexpected exception: " << e.what() << "\n" << kPleaseReport;
     return 3;
   }
 }

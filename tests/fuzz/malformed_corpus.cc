@@ -1,6 +1,8 @@
 // malformed_corpus_asan: drives the parser, verifier and printer (built with
 // AddressSanitizer + UndefinedBehaviorSanitizer) over hostile inputs:
-//   - every file of tests/lit/malformed/ and tests/lit/parse_errors/ (each must
+//   - every file of tests/lit/malformed/, tests/lit/parse_errors/ and
+//     tests/lit/hostile/ (bad dims, folded arguments, constant overflow,
+//     recursion; each must
 //     be rejected WITH at least one diagnostic),
 //   - truncations of every tests/lit/roundtrip/ file (plus the other .pir test
 //     inputs when the roundtrip corpus is small) at several points,
@@ -136,7 +138,7 @@ int main(int argc, char** argv) {
   Stats st;
 
   // 1. Corpus files that must be rejected with diagnostics.
-  for (const char* sub : {"malformed", "parse_errors"})
+  for (const char* sub : {"malformed", "parse_errors", "hostile"})
     for (const fs::path& f : FilesUnder(lit / sub, false))
       RunOne(f.string(), ReadFile(f), /*must_reject=*/true, st);
 

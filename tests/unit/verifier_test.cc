@@ -305,3 +305,58 @@ TEST_CASE("verifier: assignment value type must match the declared var type") {
   CHECK(v.Run({f}) == V::Msgs{"assignment to 'x': value has type pl.Scalar[pl.BOOL] but the "
                               "variable is declared pl.Scalar[pl.FP32]"});
 }
+
+TEST_CASE("verifier: declared dims are integers, positive after folding, and fit in int64") {
+  V v;
+  const Expr* one_minus_one =
+      v.ctx.Make<BinaryExpr>(BinaryOp::kSub, v.b.Int(1), v.b.Int(1), v.idx);  // not folded
+  const Expr* f16_5 = v.ctx.Float(16.5, DataType::kFP32);
+  const auto* zero = v.b.TensorT({v.b.Int(0), v.b.Int(64)}, DataType::kFP32);
+  const auto* folded = v.b.TensorT({one_minus_one, v.b.Int(64)}, DataType::kFP32);
+  const auto* flt = v.b.TensorT({f16_5, v.b.Int(64)}, DataType::kFP32);
+  const auto* huge = v.b.TensorT({v.b.Int(2147483648), v.b.Int(2147483648)}, DataType::kFP32);
+  const auto* fine = v.b.TensorT({v.b.Int(16), v.b.Int(64)}, DataType::kFP32);
+  const Function* f = v.b.BuildFunction(
+      {"f", FunctionType::kInCore},
+      {{"a", zero}, {"b", folded}, {"c", flt}, {"d", huge}, {"e", fine}}, [&](const Params&) {});
+  CHECK(v.Run({f}) ==
+        V::Msgs{"dimension 0 of pl.Tensor[[0, 64], pl.FP32] is 0; static dimensions must be "
+                "positive",
+                "dimension 0 of pl.Tensor[[0, 64], pl.FP32] is 0 (written 1 - 1); static "
+                "dimensions must be positive",
+                "dimension 0 of pl.Tensor[[16.5, 64], pl.FP32] is 16.5, a pl.FP32 value; "
+                "dimensions must be integers",
+                "the size of pl.Tensor[[2147483648, 2147483648], pl.FP32] overflows: its 4 bytes "
+                "per element times the product of its dimensions do not fit in a 64-bit integer"});
+}
+
+TEST_CASE("verifier: constant arithmetic without a value is reported once, innermost") {
+  V v;
+  const Function* f = v.b.BuildFunction({"f"}, {}, [&](const Params&) {
+    const Expr* prod =
+        v.ctx.Make<BinaryExpr>(BinaryOp::kMul, v.b.Int(4611686018427387904), v.b.Int(4), v.idx);
+    v.b.Eval(v.ctx.Make<BinaryExpr>(BinaryOp::kAdd, prod, v.b.Int(16), v.idx));
+    v.b.Eval(v.ctx.Make<BinaryExpr>(BinaryOp::kFloorDiv, v.b.Int(7), v.b.Int(0), v.idx));
+  });
+  CHECK(v.Run({f}) ==
+        V::Msgs{"integer overflow in the constant expression 4611686018427387904 * 4 (the result "
+                "does not fit in pl.Scalar[pl.INDEX])",
+                "integer division by zero in the constant expression 7 // 0"});
+}
+
+TEST_CASE("verifier: recursion is rejected with the call cycle named, once per cycle") {
+  V v;
+  auto call = [&](const char* callee) {
+    v.b.Eval(v.ctx.Make<Call>(nullptr, callee, std::vector<const Expr*>{}, AttrList{}, AttrList{},
+                              v.ctx.Unknown()));
+  };
+  const Function* top = v.b.BuildFunction({"top"}, {}, [&](const Params&) { call("f"); });
+  const Function* f = v.b.BuildFunction({"f"}, {}, [&](const Params&) { call("g"); });
+  const Function* g = v.b.BuildFunction({"g"}, {}, [&](const Params&) { call("f"); });
+  const Function* h = v.b.BuildFunction({"h"}, {}, [&](const Params&) { call("h"); });
+  CHECK(v.Run({top, f, g, h}) ==
+        V::Msgs{"recursive call of 'f' (call cycle: f -> g -> f); recursion is not supported: "
+                "functions are inlined and run on a bounded stack",
+                "recursive call of 'h' (call cycle: h -> h); recursion is not supported: "
+                "functions are inlined and run on a bounded stack"});
+}

@@ -34,7 +34,9 @@ using Shape = std::vector<const Expr*>;
 
 // ---- expression queries -------------------------------------------------------
 
-// Value of a ConstInt (any integer dtype); nullopt for anything else.
+// Value of a ConstInt (any integer dtype), or of an integer expression of
+// constants that folds without overflow (`1 - 1`, `~2`; see int_expr_fold.h);
+// nullopt for anything else.
 std::optional<int64_t> StaticInt(const Expr* e);
 // The expression as a MakeTuple, or nullptr.
 const MakeTuple* AsTuple(const Expr* e);

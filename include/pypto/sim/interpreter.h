@@ -129,6 +129,11 @@ class Exec {
   const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
   ManualRun* manual = nullptr;         // set while the body of a pl.manual_scope submits tasks
   TraceNote* note = nullptr;           // the traced op's facts (set only while tracing)
+  // Nested function calls on this thread. The verifier rejects recursion; the
+  // bound keeps an unverified program (pypto.sim.run(verify=False), the C++
+  // API) from overflowing the native stack: an error instead of a SIGSEGV.
+  static constexpr int kMaxCallDepth = 128;
+  int call_depth = 0;
 
   int device() const { return t.device; }
   bool is_host() const { return t.device < 0; }
@@ -215,7 +220,10 @@ class Interpreter {
   std::vector<std::string> residue_reports;           // --check-signals findings
   std::mutex residue_mu;
 
-  Value CallFunction(Exec& ex, const ir::Function& f, std::vector<Value> args);
+  // `call`: the call expression (its span names errors), null for entry points
+  // and dispatched tasks.
+  Value CallFunction(Exec& ex, const ir::Function& f, std::vector<Value> args,
+                     const ir::Call* call = nullptr);
   // Runs every queued rank task and waits for all of them.
   void Flush(Exec& host);
   Value Eval(Exec& ex, const ir::Expr* e);

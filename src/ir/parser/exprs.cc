@@ -12,6 +12,9 @@
 #include <cmath>
 
 #include "lower.h"
+#include "pypto/core/int_fold.h"
+#include "pypto/ir/int_expr_fold.h"
+#include "pypto/ir/op_utils.h"
 #include "pypto/ir/printer.h"
 
 namespace pypto::ir::parser {
@@ -87,13 +90,6 @@ std::optional<std::pair<EnumKind, int>> Lowerer::EnumOf(const PyExpr* e) {
 
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
-
 std::optional<BinaryOp> BinaryOpOf(const std::string& s) {
   static const std::pair<const char*, BinaryOp> kOps[] = {
       {"+", BinaryOp::kAdd},    {"-", BinaryOp::kSub},       {"*", BinaryOp::kMul},
@@ -108,39 +104,16 @@ std::optional<BinaryOp> BinaryOpOf(const std::string& s) {
   return std::nullopt;
 }
 
-std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return a + b;
-    case BinaryOp::kSub:
-      return a - b;
-    case BinaryOp::kMul:
-      return a * b;
-    case BinaryOp::kFloorDiv:
-      if (b == 0) return std::nullopt;
-      return FloorDiv(a, b);
-    case BinaryOp::kFloorMod:
-      if (b == 0) return std::nullopt;
-      return FloorMod(a, b);
-    case BinaryOp::kMin:
-      return std::min(a, b);
-    case BinaryOp::kMax:
-      return std::max(a, b);
-    case BinaryOp::kShl:
-      if (b < 0 || b > 62) return std::nullopt;
-      return a << b;
-    case BinaryOp::kShr:
-      if (b < 0 || b > 63) return std::nullopt;
-      return a >> b;
-    case BinaryOp::kBitAnd:
-      return a & b;
-    case BinaryOp::kBitOr:
-      return a | b;
-    case BinaryOp::kBitXor:
-      return a ^ b;
-    default:
-      return std::nullopt;
-  }
+// Folds a binary op of two integer constants (int_fold.h: checked, Python
+// semantics); nullopt with `*err` set when the op is integer arithmetic that has
+// no int64 result, nullopt with kNone when it is not integer arithmetic.
+std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b, IntFoldError* err) {
+  *err = IntFoldError::kNone;
+  auto iop = IntFoldOpOf(op);
+  if (!iop) return std::nullopt;
+  IntFold f = FoldIntBinary(*iop, a, b);
+  *err = f.error;
+  return f.value;
 }
 
 }  // namespace
@@ -148,6 +121,15 @@ std::optional<int64_t> FoldInt(BinaryOp op, int64_t a, int64_t b) {
 std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
   auto fail = [&](const std::string& msg) -> std::optional<ConstVal> {
     if (report) Error(e->span, msg);
+    return std::nullopt;
+  };
+  // Integer arithmetic on constants that has no int64 value is always an error
+  // (Python would compute a big integer; the IR cannot hold one).
+  auto fold_failure = [&](IntFoldError err, const std::string& what) -> std::optional<ConstVal> {
+    Error(e->span, fmt::format("{} in the constant expression {}{}", IntFoldErrorText(err), what,
+                               err == IntFoldError::kOverflow
+                                   ? " (the result does not fit in a 64-bit integer)"
+                                   : ""));
     return std::nullopt;
   };
   ConstVal v;
@@ -191,7 +173,13 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
       auto c = EvalConst(e->a, report);
       if (!c) return std::nullopt;
       if (e->str == "-" && c->k == ConstVal::K::kInt) {
-        c->i = -c->i;
+        IntFold f = FoldIntNeg(c->i);
+        if (!f.ok()) return fold_failure(f.error, fmt::format("-({})", c->i));
+        c->i = *f.value;
+        return c;
+      }
+      if (e->str == "~" && c->k == ConstVal::K::kInt) {
+        c->i = ~c->i;
         return c;
       }
       if (e->str == "-" && c->k == ConstVal::K::kFloat) {
@@ -210,12 +198,15 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
       bool ints = a->k == ConstVal::K::kInt && b->k == ConstVal::K::kInt;
       bool nums = (a->k == ConstVal::K::kInt || a->k == ConstVal::K::kFloat) &&
                   (b->k == ConstVal::K::kInt || b->k == ConstVal::K::kFloat);
-      if (ints && op && *op != BinaryOp::kDiv && *op != BinaryOp::kPow) {
-        if (auto r = FoldInt(*op, a->i, b->i)) {
+      if (ints && op && !(*op == BinaryOp::kPow && b->i < 0)) {
+        IntFoldError err;
+        if (auto r = FoldInt(*op, a->i, b->i, &err)) {
           v.k = ConstVal::K::kInt;
           v.i = *r;
           return v;
         }
+        if (err != IntFoldError::kNone)
+          return fold_failure(err, fmt::format("{} {} {}", a->i, e->str, b->i));
       }
       if (nums && op) {
         double x = a->k == ConstVal::K::kInt ? double(a->i) : a->f;
@@ -235,14 +226,7 @@ std::optional<ConstVal> Lowerer::EvalConst(const PyExpr* e, bool report) {
             if (y == 0) break;
             v.f = x / y;
             return v;
-          case BinaryOp::kPow:
-            if (ints && b->i >= 0) {
-              int64_t r = 1;
-              for (int64_t k = 0; k < b->i && k < 64; ++k) r *= a->i;
-              v.k = ConstVal::K::kInt;
-              v.i = r;
-              return v;
-            }
+          case BinaryOp::kPow:  // an integer ** a negative integer is a float, as in Python
             v.f = std::pow(x, y);
             return v;
           default:
@@ -359,11 +343,25 @@ const Expr* Lowerer::MakeBinary(BinaryOp op, const Expr* a, const Expr* b, Span 
     dt = DTypeBytes(db) > DTypeBytes(da) ? db : da;
   auto* ca = As<ConstInt>(a);
   auto* cb = As<ConstInt>(b);
-  if (fold && ca && cb && dt != DataType::kBool) {
-    if (auto r = FoldInt(op, ca->value, cb->value)) {
+  // Literal arithmetic stays as written (see the file comment) unless an
+  // operand came from a module constant; either way it must have a value.
+  auto va = ca ? std::optional<int64_t>(ca->value) : StaticInt(a);
+  auto vb = cb ? std::optional<int64_t>(cb->value) : StaticInt(b);
+  if (va && vb && dt != DataType::kBool) {
+    IntFoldError err;
+    auto r = FoldInt(op, *va, *vb, &err);
+    if (r && fold && ca && cb) {
       const Expr* e = ctx_.Int(*r, dt, s);
       pyconst_.insert(e);
       return e;
+    }
+    if (err != IntFoldError::kNone) {
+      Error(s, fmt::format("{} in the constant expression {} {} {}{}", IntFoldErrorText(err), *va,
+                           BinaryOpSymbol(op), *vb,
+                           err == IntFoldError::kOverflow
+                               ? " (the result does not fit in a 64-bit integer)"
+                               : ""));
+      return nullptr;
     }
   }
   return ctx_.Make<BinaryExpr>(op, a, b, ctx_.Scalar(dt), s);

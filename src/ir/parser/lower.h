@@ -210,6 +210,7 @@ class Lowerer {
     bool sig_done = false;
     bool lowering = false;
     bool lowered = false;
+    std::vector<const Var*> bad_params;  // annotation rejected: uses stay silent
   };
   std::vector<FuncEntry> funcs_;
   std::map<std::string, size_t> func_index_;

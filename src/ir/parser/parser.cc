@@ -230,7 +230,10 @@ void Lowerer::LowerSignature(size_t idx) {
       t = LowerParamType(p.annotation, &dir);
     }
     const Var* v = ctx_.NewVar(p.name, t ? t : ctx_.Unknown(), p.span);
-    if (!t) poisoned_.insert(v);
+    if (!t) {
+      poisoned_.insert(v);
+      fe.bad_params.push_back(v);
+    }
     Bind(p.name, v);
     f->params.push_back(v);
     f->param_dirs.push_back(dir);
@@ -281,6 +284,7 @@ void Lowerer::LowerBody(size_t idx) {
   cur_fn_ = fe.fn;
   fe.lowering = true;
   for (const Var* p : fe.fn->params) Bind(p->name_hint, p);
+  poisoned_.insert(fe.bad_params.begin(), fe.bad_params.end());
   if (fe.def->body_state) {
     // The body was dropped after the first pass: parse it again, lower it and
     // give its syntax nodes back.

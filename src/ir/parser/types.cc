@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "lower.h"
+#include "pypto/ir/type_dims_check.h"
 
 namespace pypto::ir::parser {
 
@@ -277,6 +278,15 @@ struct ShapeParse {
   }
 };
 
+// `t` when its dims obey the type rules (type_dims_check.h: integer, positive
+// when constant after folding), else nullptr after an error at each bad dim.
+const Type* CheckDims(Lowerer& lw, const PyExpr* ann, const Type* t) {
+  int bad = CheckTypeDims(t, [&](Span at, std::string msg) {
+    lw.Error(at.IsKnown() ? at : ann->span, std::move(msg));
+  });
+  return bad ? nullptr : t;
+}
+
 // The pieces of a subscripted type annotation `head[items...]`, shared by the
 // per-head lowerings below.
 struct TypeArgs {
@@ -383,8 +393,10 @@ const Type* LowerTensorType(const TypeArgs& a, bool dist) {
     }
   }
   if (!sp.ok || !dt) return nullptr;
-  if (dist) return lw->ctx_.Make<DistributedTensorType>(std::move(shape), *dt, std::move(view), wb);
-  return lw->ctx_.Make<TensorType>(std::move(shape), *dt, std::move(view));
+  const Type* t =
+      dist ? lw->ctx_.Make<DistributedTensorType>(std::move(shape), *dt, std::move(view), wb)
+           : lw->ctx_.Make<TensorType>(std::move(shape), *dt, std::move(view));
+  return CheckDims(*lw, a.e, t);
 }
 
 // `pl.TileView(valid_shape=, blayout=, slayout=, fractal=, pad=)`; clears sp.ok on errors.
@@ -456,7 +468,7 @@ const Type* LowerTileType(const TypeArgs& a) {
     sp.ok = false;
   }
   if (!sp.ok || !dt) return nullptr;
-  return lw->ctx_.Make<TileType>(std::move(shape), *dt, mem, std::move(view));
+  return CheckDims(*lw, a.e, lw->ctx_.Make<TileType>(std::move(shape), *dt, mem, std::move(view)));
 }
 
 // `pl.Array[extent, dtype]`: extent a positive integer constant.

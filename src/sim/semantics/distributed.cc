@@ -54,13 +54,21 @@ Value Window(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   t->alloc = static_cast<int>(a[0].i);
   t->dtype = *dt;
   t->shape = ex.Ints(a[1], "shape");
+  Allocation& al = ex.m.alloc(t->alloc);
+  for (int64_t d : t->shape)
+    if (d <= 0)
+      ex.Fail(fmt::format("view {} {}: window dimensions must be positive", ShapeString(t->shape),
+                          DTypeName(*dt)));
+  // Checked before anything multiplies the dims (strides, element count): a
+  // view [2^32, 2^32] of a 64-byte buffer must fail here, not wrap and pass.
+  auto need = CheckedProduct(t->shape, DTypeBytes(*dt));
+  if (!need || *need > al.bytes)
+    ex.Fail(fmt::format("view {} {} needs {} bytes but window buffer '{}' has {}",
+                        ShapeString(t->shape), DTypeName(*dt),
+                        need ? std::to_string(*need) : std::string("more than 2^63"), al.name,
+                        al.bytes));
   t->strides = PackedStrides(t->shape);
   t->valid = t->shape;
-  Allocation& al = ex.m.alloc(t->alloc);
-  int64_t need = t->NumElements() * DTypeBytes(*dt);
-  if (need > al.bytes)
-    ex.Fail(fmt::format("view {} {} needs {} bytes but window buffer '{}' has {}",
-                        ShapeString(t->shape), DTypeName(*dt), need, al.name, al.bytes));
   if (ex.m.poison_nan() && IsFloat(*dt) && !al.poisoned && !al.signal) {
     al.poisoned = true;
     for (uint8_t* p : al.mem) std::memset(p, 0xff, static_cast<size_t>(al.bytes));  // NaN

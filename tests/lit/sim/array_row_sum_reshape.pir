@@ -28,7 +28,7 @@
 # PTO: pto.local_array_set %a[%i], %c0_i32 : !pto.local_array<4xi32>, i32
 # PTO: = pto.local_array_get %a[%i_1] : !pto.local_array<4xi32> -> i32
 # PTO: pto.trowsum ins(%wide, %tmp : {{.*}}rows=16, cols=8{{.*}}) outs(%s : {{.*}}rows=16, cols=1, v_row=16, v_col=1, blayout=col_major
-# PTO: pto.treshape ins(%s : {{.*}}) outs(%row : {{.*}}rows=1, cols=16, v_row=1, v_col=16, blayout=row_major
+# PTO: %row = pto.treshape %s : {{.*}}rows=16, cols=1{{.*}} -> {{.*}}rows=1, cols=16, v_row=1, v_col=16, blayout=row_major
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -49,6 +49,25 @@ enum class ErrorKind { kParse, kVerify, kPass, kEmit, kSim };
 // Structured form of a diagnostic list (the `diagnostics` attribute above).
 py::list DiagnosticsToPython(const DiagnosticEngine& diag, const SourceManager& sources);
 
+}  // namespace pypto::bindings
+
+#include "pypto/sim/run.h"
+
+namespace pypto::bindings {
+
+// sim_subworker.cc: HOST SubWorker calls from the executor into Python.
+// `dispatcher(name, args)` gets the function's name and a list of numpy arrays
+// (Out / InOut writable, In read-only; BF16 as float32) and Python scalars, and
+// returns None (nothing returned) or a list of (arg index or -1, array) pairs.
+// A Python exception it raises is kept in `*pending` (re-raised by the binding
+// once the run is over, so the user sees their own exception and traceback)
+// and fails the run with its type and message.
+struct PendingPyError {
+  std::unique_ptr<py::error_already_set> error;  // destroyed with the GIL held
+};
+sim::SubWorkerFn MakeSubWorkerBridge(py::object dispatcher,
+                                     std::shared_ptr<PendingPyError> pending);
+
 void InitErrors(py::module_& m);
 void InitIr(py::module_& m);
 void InitRegistry(py::module_& m);

@@ -17,6 +17,7 @@
 
 #include "bindings.h"
 #include "pypto/sim/run.h"
+#include "pypto/sim/session.h"
 
 namespace pypto::bindings {
 
@@ -134,6 +135,114 @@ bool RunInterruptibly(const std::function<void()>& run, std::atomic<bool>* cance
   return !interrupted;
 }
 
+// The run's inputs as executor host arrays (BF16 names given as uint16 bits).
+std::map<std::string, sim::HostArray> ToHostInputs(const py::dict& inputs,
+                                                   const py::dict& bf16_inputs) {
+  std::map<std::string, sim::HostArray> in;
+  for (auto item : inputs) {
+    std::string name = py::str(item.first);
+    py::array arr = NativeArray(item.second, name);
+    sim::HostArray h;
+    h.dtype = FromNumpy(arr.dtype(), name);
+    if (bf16_inputs.contains(name.c_str())) {
+      if (h.dtype != DataType::kUInt16)
+        RaiseArgumentError("run_program: bf16 input '" + name +
+                           "' must be given as uint16 bit patterns");
+      h.dtype = DataType::kBF16;
+    }
+    for (py::ssize_t i = 0; i < arr.ndim(); ++i) h.shape.push_back(arr.shape(i));
+    h.bytes.resize(static_cast<size_t>(arr.nbytes()));
+    if (arr.nbytes() > 0) std::memcpy(h.bytes.data(), arr.data(), h.bytes.size());
+    in.emplace(std::move(name), std::move(h));
+  }
+  return in;
+}
+
+// Runs `run` interruptibly; then re-raises a SubWorker's own Python exception,
+// raises SimError for a failed run, or returns (outputs, report).
+py::tuple FinishRun(const py::module_& m, const std::function<sim::RunResult()>& run,
+                    std::atomic<bool>* cancel, const std::shared_ptr<PendingPyError>& pending) {
+  sim::RunResult res;
+  bool finished = RunInterruptibly([&] { res = run(); }, cancel);
+  if (!finished) throw py::error_already_set();  // KeyboardInterrupt
+  if (pending->error) {
+    // The user's exception (with its traceback) from a SubWorker function;
+    // the executor's report (where the call was) is its note.
+    std::unique_ptr<py::error_already_set> e = std::move(pending->error);
+    std::string msg = res.report;
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    e->restore();
+    if (!msg.empty()) {
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyErr_NormalizeException(&type, &value, &tb);
+      if (value && PyObject_HasAttrString(value, "add_note")) {
+        py::handle v(value);
+        v.attr("add_note")("pypto: raised in a HOST SubWorker call:\n" + msg);
+      }
+      PyErr_Restore(type, value, tb);
+    }
+    throw py::error_already_set();
+  }
+  if (res.exit_code != 0) {
+    std::string msg = res.report;
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    if (msg.empty()) msg = "run failed with exit code " + std::to_string(res.exit_code);
+    py::object exc = m.attr("SimError")(msg);
+    exc.attr("exit_code") = res.exit_code;
+    exc.attr("diagnostics") = py::list();
+    PyErr_SetObject(m.attr("SimError").ptr(), exc.ptr());
+    throw py::error_already_set();
+  }
+  py::dict out;
+  for (auto& [name, h] : res.outputs) {
+    std::vector<py::ssize_t> shape(h.shape.begin(), h.shape.end());
+    py::array arr(NumpyDType(h.dtype), shape);
+    if (static_cast<size_t>(arr.nbytes()) != h.bytes.size())
+      throw py::value_error("run_program: output '" + name + "' has " +
+                            std::to_string(h.bytes.size()) + " bytes for its shape");
+    if (!h.bytes.empty()) std::memcpy(arr.mutable_data(), h.bytes.data(), h.bytes.size());
+    out[py::str(name)] = arr;
+  }
+  return py::make_tuple(out, res.report);
+}
+
+// RunOptions from the keyword arguments run_program and Session.run share.
+sim::RunOptions MakeOptions(int ranks, const std::string& schedule, const std::string& entry,
+                            double deadline_s, bool check_signals, bool detect_races,
+                            bool poison_nan, const std::string& trace_path, bool stats,
+                            bool inputs_random, uint64_t inputs_seed, int64_t memory_limit,
+                            bool verify) {
+  sim::RunOptions opts;
+  if (ranks < 1 || ranks > sim::kMaxRanks)
+    RaiseArgumentError("run_program: ranks=" + std::to_string(ranks) + " is out of range (1 .. " +
+                       std::to_string(sim::kMaxRanks) + ")");
+  opts.ranks = ranks;
+  std::string err;
+  if (!sim::ParseSchedule(schedule, &opts, &err)) RaiseArgumentError("run_program: " + err);
+  if (memory_limit < 0)
+    RaiseArgumentError("run_program: memory_limit=" + std::to_string(memory_limit) +
+                       " is negative (0 = no limit)");
+  opts.memory_limit = memory_limit;
+  opts.verify = verify;
+  opts.entry = entry;
+  opts.deadline_s = deadline_s;
+  opts.check_signals = check_signals;
+  opts.detect_races = detect_races;
+  opts.poison_nan = poison_nan;
+  opts.trace_path = trace_path;
+  opts.stats = stats;
+  opts.inputs_random = inputs_random;
+  opts.inputs_seed = inputs_seed;
+  return opts;
+}
+
+// A sim::Session with the Program handle it runs (kept alive with it).
+struct SessionHandle {
+  ProgramHandle program;
+  std::unique_ptr<sim::Session> session;
+};
+
 }  // namespace
 
 void InitSim(py::module_& m) {
@@ -143,78 +252,24 @@ void InitSim(py::module_& m) {
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
           uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify,
-          const std::string& timeline_path) {
-        sim::RunOptions opts;
-        if (ranks < 1 || ranks > sim::kMaxRanks)
-          RaiseArgumentError("run_program: ranks=" + std::to_string(ranks) +
-                             " is out of range (1 .. " + std::to_string(sim::kMaxRanks) + ")");
-        opts.ranks = ranks;
-        std::string err;
-        if (!sim::ParseSchedule(schedule, &opts, &err)) RaiseArgumentError("run_program: " + err);
-        if (memory_limit < 0)
-          RaiseArgumentError("run_program: memory_limit=" + std::to_string(memory_limit) +
-                             " is negative (0 = no limit)");
-        opts.memory_limit = memory_limit;
-        opts.verify = verify;
-        opts.entry = entry;
-        opts.deadline_s = deadline_s;
-        opts.check_signals = check_signals;
-        opts.detect_races = detect_races;
-        opts.poison_nan = poison_nan;
-        opts.trace_path = trace_path;
+          const py::object& subworker, const std::string& timeline_path) {
+        sim::RunOptions opts =
+            MakeOptions(ranks, schedule, entry, deadline_s, check_signals, detect_races, poison_nan,
+                        trace_path, stats, inputs_random, inputs_seed, memory_limit, verify);
         opts.timeline_path = timeline_path;
         opts.program_name = p.prog->name;
-        opts.stats = stats;
-        opts.inputs_random = inputs_random;
-        opts.inputs_seed = inputs_seed;
-        std::map<std::string, sim::HostArray> in;
-        for (auto item : inputs) {
-          std::string name = py::str(item.first);
-          py::array arr = NativeArray(item.second, name);
-          sim::HostArray h;
-          h.dtype = FromNumpy(arr.dtype(), name);
-          if (bf16_inputs.contains(name.c_str())) {
-            if (h.dtype != DataType::kUInt16)
-              RaiseArgumentError("run_program: bf16 input '" + name +
-                                 "' must be given as uint16 bit patterns");
-            h.dtype = DataType::kBF16;
-          }
-          for (py::ssize_t i = 0; i < arr.ndim(); ++i) h.shape.push_back(arr.shape(i));
-          h.bytes.resize(static_cast<size_t>(arr.nbytes()));
-          if (arr.nbytes() > 0) std::memcpy(h.bytes.data(), arr.data(), h.bytes.size());
-          in.emplace(std::move(name), std::move(h));
-        }
-        sim::RunResult res;
+        std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
+        auto pending = std::make_shared<PendingPyError>();
+        if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
         std::atomic<bool> cancel{false};
         opts.cancel = &cancel;
-        bool finished = RunInterruptibly(
+        return FinishRun(
+            m,
             [&] {
               std::lock_guard<std::mutex> lock(*p.mu);
-              res = sim::RunProgram(*p.ctx, *p.prog, in, opts);
+              return sim::RunProgram(*p.ctx, *p.prog, in, opts);
             },
-            &cancel);
-        if (!finished) throw py::error_already_set();  // KeyboardInterrupt
-        if (res.exit_code != 0) {
-          std::string msg = res.report;
-          while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-          if (msg.empty()) msg = "run failed with exit code " + std::to_string(res.exit_code);
-          py::object exc = m.attr("SimError")(msg);
-          exc.attr("exit_code") = res.exit_code;
-          exc.attr("diagnostics") = py::list();
-          PyErr_SetObject(m.attr("SimError").ptr(), exc.ptr());
-          throw py::error_already_set();
-        }
-        py::dict out;
-        for (auto& [name, h] : res.outputs) {
-          std::vector<py::ssize_t> shape(h.shape.begin(), h.shape.end());
-          py::array arr(NumpyDType(h.dtype), shape);
-          if (static_cast<size_t>(arr.nbytes()) != h.bytes.size())
-            throw py::value_error("run_program: output '" + name + "' has " +
-                                  std::to_string(h.bytes.size()) + " bytes for its shape");
-          if (!h.bytes.empty()) std::memcpy(arr.mutable_data(), h.bytes.data(), h.bytes.size());
-          out[py::str(name)] = arr;
-        }
-        return py::make_tuple(out, res.report);
+            &cancel, pending);
       },
       py::arg("program"), py::arg("ranks"), py::arg("inputs") = py::dict(),
       py::arg("schedule") = "parallel", py::arg("entry") = "", py::arg("deadline_s") = 30.0,
@@ -222,13 +277,14 @@ void InitSim(py::module_& m) {
       py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
       py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
-      py::arg("verify") = true, py::arg("timeline_path") = "",
+      py::arg("verify") = true, py::arg("subworker") = py::none(), py::arg("timeline_path") = "",
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
       "are world-shaped [P, ...]). schedule: \"parallel\" or \"random:SEED\". Returns "
       "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "
       "Raises SimError (with exit_code) on deadlock, race, bad inputs or runtime errors. "
       "memory_limit: bytes (0 = none) of windows and host tensors; verify: run the verifier "
-      "first. Ctrl-C cancels the run and raises KeyboardInterrupt.");
+      "first. subworker: dispatcher(name, args) for HOST SubWorker calls (see "
+      "pypto.runtime). Ctrl-C cancels the run and raises KeyboardInterrupt.");
   m.def(
       "parse_byte_size",
       [](const std::string& text) {
@@ -240,6 +296,58 @@ void InitSim(py::module_& m) {
       py::arg("text"),
       "Bytes of a size spelt like pypto-run's --memory-limit: digits with an optional K, M, G "
       "or T suffix (binary), or 'none' (0).");
+  py::class_<SessionHandle>(m, "Session",
+                            "Runs of one program on one simulated machine whose windows persist "
+                            "across runs (pypto.runtime's prepare(persistent=True)).")
+      .def(py::init([](const ProgramHandle& p, int ranks, bool reset_windows, bool poison_nan,
+                       int64_t memory_limit) {
+             sim::RunOptions o = MakeOptions(ranks, "parallel", "", 30.0, false, false, poison_nan,
+                                             "", false, false, 0, memory_limit, true);
+             auto h = std::make_unique<SessionHandle>();
+             h->program = p;
+             h->session = std::make_unique<sim::Session>(*p.ctx, *p.prog, o, reset_windows);
+             return h;
+           }),
+           py::arg("program"), py::arg("ranks"), py::arg("reset_windows") = true,
+           py::arg("poison_nan") = false, py::arg("memory_limit") = sim::kDefaultMemoryLimit)
+      .def(
+          "run",
+          [m](SessionHandle& h, const py::dict& inputs, const std::string& schedule,
+              const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
+              const std::string& trace_path, bool stats, const py::dict& bf16_inputs,
+              const py::object& subworker) {
+            sim::Session& sess = *h.session;
+            sim::RunOptions opts =
+                MakeOptions(sess.ranks(), schedule, entry, deadline_s, check_signals, detect_races,
+                            sess.options().poison_nan, trace_path, stats, false, 0,
+                            sess.options().memory_limit, true);
+            std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
+            auto pending = std::make_shared<PendingPyError>();
+            if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
+            std::atomic<bool> cancel{false};
+            opts.cancel = &cancel;
+            return FinishRun(
+                m,
+                [&] {
+                  std::lock_guard<std::mutex> lock(*h.program.mu);
+                  return sess.Run(in, opts);
+                },
+                &cancel, pending);
+          },
+          py::arg("inputs") = py::dict(), py::arg("schedule") = "parallel", py::arg("entry") = "",
+          py::arg("deadline_s") = 30.0, py::arg("check_signals") = false,
+          py::arg("detect_races") = false, py::arg("trace_path") = "", py::arg("stats") = false,
+          py::arg("bf16_inputs") = py::dict(), py::arg("subworker") = py::none(),
+          "One run on the session's machine; returns (outputs, report) like run_program.")
+      .def(
+          "reset_windows", [](SessionHandle& h) { h.session->ResetWindows(); },
+          "Zeroes every window the session holds.")
+      .def_property_readonly("runs", [](const SessionHandle& h) { return h.session->runs(); })
+      .def_property_readonly("ranks", [](const SessionHandle& h) { return h.session->ranks(); })
+      .def_property_readonly("num_windows",
+                             [](const SessionHandle& h) { return h.session->NumWindows(); })
+      .def_property_readonly("reset_between_runs",
+                             [](const SessionHandle& h) { return h.session->reset_windows(); });
   m.attr("MAX_RANKS") = sim::kMaxRanks;
   m.attr("DEFAULT_MEMORY_LIMIT") = sim::kDefaultMemoryLimit;
 }

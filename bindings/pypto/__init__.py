@@ -3,7 +3,9 @@
 * :mod:`pypto.language` (``pl``) and :mod:`pypto.language.distributed` (``pld``):
   the DSL, with upstream PyPTO's names;
 * :mod:`pypto.ir`: parse / print / verify / run passes / emit PTO MLIR;
-* :mod:`pypto.sim`: run a program on P simulated ranks (numpy in and out).
+* :mod:`pypto.sim`: run a program on P simulated ranks (numpy in and out);
+* :mod:`pypto.runtime`: upstream's run surface (``DistributedConfig``,
+  ``RunConfig``, ``compiled(x, y)``, ``prepare(persistent=True)``) on it.
 
 Errors in a user's program raise :class:`PyptoError` subclasses whose message is
 the rendered compiler diagnostics (``file:line:col: error: ...``).
@@ -21,12 +23,12 @@ from ._core import (ArgumentError, EmitError, InternalError, ParseError, PassErr
                     PyptoError, SimError, VerifyError)
 
 __all__ = ["Program", "PyptoError", "ParseError", "VerifyError", "PassError", "EmitError",
-           "SimError", "ArgumentError", "InternalError", "ir", "language", "sim"]
+           "SimError", "ArgumentError", "InternalError", "ir", "language", "runtime", "sim"]
 
 
 def __getattr__(name):
     # Submodules load on first use so `import pypto` stays cheap.
-    if name in ("ir", "language", "sim"):
+    if name in ("ir", "language", "runtime", "sim"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'pypto' has no attribute '{name}'")

@@ -205,7 +205,15 @@ class Printer {
       sig += "]";
     }
     Line(indent, sig + ":");
-    Body(f.body, indent + 1, nullptr);
+    if (f.IsHostSubWorker() && IsEmptyBody(f.body))
+      Line(indent + 1, "...");  // host Python, bound at run time
+    else
+      Body(f.body, indent + 1, nullptr);
+  }
+
+  static bool IsEmptyBody(const Stmt* body) {
+    auto* seq = As<SeqStmt>(body);
+    return !body || (seq && seq->stmts.empty());
   }
 
   // Binds every Var a statement defines, in print order, before printing, so a

@@ -617,6 +617,13 @@ bool Verifier::Run() {
       if (p) CheckDeclaredType(p->type);
     for (const Type* t : f->return_types) CheckDeclaredType(t);
     span_stack_.pop_back();
+    auto* seq = As<SeqStmt>(f->body);
+    if (f->IsHostSubWorker() && f->body && !(seq && seq->stmts.empty()))
+      Error(f->span, fmt::format("HOST SubWorker function '{}' has an IR body; a SubWorker's body "
+                                 "is host Python that the runtime calls, so in IR text it is "
+                                 "`...` (decorate the Python function with @pl.function(level="
+                                 "pl.Level.HOST, role=pl.Role.SubWorker) in a @pl.program class)",
+                                 f->name));
     if (!f->body)
       Error(f->span, fmt::format("function '{}' has no body", f->name));
     else

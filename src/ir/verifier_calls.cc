@@ -147,6 +147,19 @@ void Verifier::CheckFunctionCall(const Call* c) {
   }
   const Function& callee = *it->second;
   if (cur_func_) calls_[cur_func_].push_back({&callee, c->span});
+  // A host sub-worker runs host Python between dispatches: only the host
+  // orchestrator calls it, and it runs on the host, not on a device.
+  if (callee.IsHostSubWorker()) {
+    if (!cur_func_->IsHostOrchestrator() || incore_scope_depth_ > 0)
+      Error(c->span, fmt::format("{}: '{}' is a HOST SubWorker (host Python); only the host "
+                                 "orchestrator calls it, but it is called from {}",
+                                 name, c->callee, DescribeContext()));
+    else if (FindAttr(c->attrs, "device"))
+      Error(c->span, fmt::format("{}: '{}' is a HOST SubWorker and runs on the host; drop "
+                                 "device= (only chip orchestration functions are dispatched "
+                                 "to a device)",
+                                 name, c->callee));
+  }
   if (c->args.size() != callee.params.size()) {
     std::string params;
     for (size_t i = 0; i < callee.params.size(); ++i)

@@ -128,6 +128,7 @@ Value Interpreter::EvalCall(Exec& ex, const Call* c) {
     std::vector<Value> args;
     args.reserve(c->args.size());
     for (const Expr* a : c->args) args.push_back(Eval(ex, a));
+    if (f->IsHostSubWorker()) return CallSubWorker(ex, c, *f, std::move(args));
     if (FindAttr(c->attrs, "device") && ex.is_host()) return Dispatch(ex, c, *f, std::move(args));
     int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
     Value r = CallFunction(ex, *f, std::move(args), c);
@@ -260,13 +261,25 @@ Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vec
   ClockTick(ex.t);
   // Results of an asynchronous dispatch: parameters returned as-is alias the
   // caller's arguments (Out tensors); anything else has no host value.
+  // A returned value that is not a parameter (`out = self.kernel(a, f); return
+  // out`) is taken to be the k-th Out / InOut tensor when the function returns
+  // as many values as it has Out / InOut parameters (upstream's convention).
+  std::vector<Value> outs;
+  for (size_t i = 0; i < f.params.size() && i < args.size(); ++i)
+    if (i < f.param_dirs.size() && f.param_dirs[i] != ParamDirection::kIn) outs.push_back(args[i]);
   std::vector<Value> rets;
   if (auto* seq = As<SeqStmt>(f.body); seq && !seq->stmts.empty())
     if (auto* ret = As<ReturnStmt>(seq->stmts.back()))
-      for (const Expr* e : ret->values) {
+      for (size_t k = 0; k < ret->values.size(); ++k) {
+        const Expr* e = ret->values[k];
         Value v;
+        bool is_param = false;
         for (size_t i = 0; i < f.params.size(); ++i)
-          if (e == f.params[i] && i < args.size()) v = args[i];
+          if (e == f.params[i] && i < args.size()) {
+            v = args[i];
+            is_param = true;
+          }
+        if (!is_param && outs.size() == ret->values.size()) v = outs[k];
         rets.push_back(v);
       }
   if (rets.size() == 1) return rets[0];

@@ -54,6 +54,15 @@ Machine::~Machine() {
 
 int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
   std::lock_guard<std::mutex> l(mu);
+  // Re-claimed at most once per run: an allocation site that runs twice in one
+  // run (inside a loop) still gets two windows.
+  if (persistent_)
+    for (auto& a : allocs_)
+      if (a->run != run_ && a->name == name && a->bytes == bytes && a->span.file == span.file &&
+          a->span.line == span.line && a->span.col == span.col) {
+        a->run = run_;
+        return a->id;
+      }
   // Rounded up to whole 64-byte lines (at least one); overflow-checked.
   int64_t cap64 = bytes <= 0 ? 64 : ((bytes - 1) / 64 + 1) * 64;
   int64_t all = 0, total = 0;
@@ -73,6 +82,7 @@ int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
   a->name = name;
   a->bytes = bytes;
   a->span = span;
+  a->run = run_;
   a->capacity = static_cast<size_t>(cap64);
   a->mapped = a->capacity >= kMapThreshold;
   for (int d = 0; d < ranks_; ++d) {
@@ -99,6 +109,34 @@ int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
   if (it != pending_explicit_.end()) a->explicit_devices = it->second;
   allocs_.push_back(std::move(a));
   return allocs_.back()->id;
+}
+
+void Machine::ZeroWindows() {
+  std::lock_guard<std::mutex> l(mu);
+  for (auto& a : allocs_)
+    for (uint8_t* p : a->mem) {
+      // A private anonymous mapping reads back as zero pages after DONTNEED.
+      if (a->mapped && madvise(p, a->capacity, MADV_DONTNEED) == 0) continue;
+      std::memset(p, 0, a->capacity);
+    }
+}
+
+void Machine::BeginRun() {
+  std::lock_guard<std::mutex> l(mu);
+  ++run_;
+  rendezvous_.clear();
+  seq_.clear();
+  for (RankStats& s : stats_) {
+    s.bytes_sent = 0;
+    s.bytes_received = 0;
+    s.notifies = 0;
+    s.waits = 0;
+    s.collectives = 0;
+  }
+  std::lock_guard<std::mutex> e(err_mu_);
+  failed_ = false;
+  error_.clear();
+  error_code_ = 0;
 }
 
 void Machine::NoteDispatch(int device, const Value& v) {

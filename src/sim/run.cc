@@ -553,20 +553,40 @@ class CancelWatcher {
 }  // namespace
 
 RunResult RunProgram(Context& ctx, const Program& program,
-                     const std::map<std::string, HostArray>& inputs, const RunOptions& opts_in) {
+                     const std::map<std::string, HostArray>& inputs, const RunOptions& opts) {
   RunResult res;
-  RunOptions opts = opts_in;
+  if (!CheckRunOptions(opts, &res)) return res;
+  Machine machine(opts.ranks, opts.poison_nan, opts.memory_limit);
+  return RunProgramOn(ctx, program, inputs, opts, machine);
+}
+
+bool CheckRunOptions(const RunOptions& opts, RunResult* res) {
   if (opts.ranks < 1 || opts.ranks > kMaxRanks) {
-    res.exit_code = 2;
-    res.report = fmt::format("error: ranks {} is out of range (1 .. {})\n", opts.ranks, kMaxRanks);
-    return res;
+    res->exit_code = 2;
+    res->report = fmt::format("error: ranks {} is out of range (1 .. {})\n", opts.ranks, kMaxRanks);
+    return false;
   }
   if (opts.memory_limit < 0) {
-    res.exit_code = 2;
-    res.report =
+    res->exit_code = 2;
+    res->report =
         fmt::format("error: memory limit {} is negative (0 = no limit)\n", opts.memory_limit);
+    return false;
+  }
+  return true;
+}
+
+RunResult RunProgramOn(Context& ctx, const Program& program,
+                       const std::map<std::string, HostArray>& inputs, const RunOptions& opts,
+                       Machine& machine) {
+  RunResult res;
+  if (!CheckRunOptions(opts, &res)) return res;
+  if (opts.ranks != machine.ranks()) {
+    res.exit_code = 2;
+    res.report = fmt::format("error: ranks {} differs from the {} ranks of the session\n",
+                             opts.ranks, machine.ranks());
     return res;
   }
+  machine.BeginRun();
   if (opts.verify) {
     DiagnosticEngine diag(&ctx.sources());
     if (!VerifyProgram(ctx, program, diag) || diag.HasErrors()) {
@@ -576,7 +596,6 @@ RunResult RunProgram(Context& ctx, const Program& program,
     }
   }
   const int P = opts.ranks;
-  Machine machine(P, opts.poison_nan, opts.memory_limit);
   auto sched = MakeScheduler(opts);
   RaceDetector races(opts.detect_races);
   Trace trace(opts.trace_path, !opts.timeline_path.empty());

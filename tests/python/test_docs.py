@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-MODULES = ["pypto", "pypto._core", "pypto.ir", "pypto.sim", "pypto.language",
+MODULES = ["pypto", "pypto._core", "pypto.ir", "pypto.sim", "pypto.runtime", "pypto.language",
            "pypto.language.distributed", "pypto.language.tile", "pypto.language.tensor",
            "pypto.language.system", "pypto.language.array", "pypto.language.distributed.system",
            "pypto.language.distributed.tensor", "pypto.language.distributed.tile"]

@@ -87,3 +87,23 @@ def test_example_file_parses_as_ir_text(name, cls):
     parsed = ir.parse_file(os.path.join(EXAMPLES, f"{name}.py"))
     assert parsed.name == cls
     assert ir.structural_equal(parsed, getattr(mod, cls))
+
+
+def test_runtime_subworker_example_runs_as_a_script():
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "bindings"))
+    script = os.path.join(EXAMPLES, "runtime_subworker.py")
+    res = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-2:] == [
+        "running sums: [1.0, 3.0, 6.0]", "runtime_subworker on 4 simulated ranks: OK"]
+
+
+def test_runtime_subworker_example_values():
+    out = _load("runtime_subworker").main(verbose=False)
+    x = (np.arange(4 * 8 * 32) % 17).astype(np.float32).reshape(4, 8, 32)
+    np.testing.assert_array_equal(out["y"], x * 2)
+    # x's rows (32 consecutive values mod 17) all reach 16, so every peak is 32.
+    np.testing.assert_array_equal(out["peaks"], np.full((4, 8), 32.0, np.float32))
+    for s, v in zip(out["sums"], (1.0, 3.0, 6.0)):
+        np.testing.assert_array_equal(s, np.full((4, 1, 32), v, np.float32))

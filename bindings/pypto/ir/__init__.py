@@ -41,6 +41,9 @@ def _inherit(src, dst):
     smap = getattr(src, "_pypto_source_map", None)
     if smap is not None:
         dst._pypto_source_map = smap
+    subworkers = getattr(src, "_pypto_subworkers", None)
+    if subworkers:  # HOST SubWorker Python functions (pypto.runtime calls them)
+        dst._pypto_subworkers = subworkers
     return dst
 
 
@@ -152,9 +155,19 @@ def pass_names(implemented_only=False):
                                           "implemented_only"))
 
 
+_RUNTIME_OPTIONS = ("platform", "distributed_config", "config")
+
+
 @_args.checked("pypto.ir.compile")
 def compile(program, pipeline="default", **options):
-    """Alias of :func:`run_passes` (upstream's ``ir.compile`` entry point name)."""
+    """Upstream's ``ir.compile`` entry point. With ``platform=``,
+    ``distributed_config=`` or ``config=`` (upstream's run form,
+    ``ir.compile(Prog, platform="a2a3sim", distributed_config=DistributedConfig(...))``)
+    it returns a callable :class:`pypto.runtime.CompiledProgram` (see
+    :func:`pypto.runtime.compile`); otherwise it is :func:`run_passes`."""
+    if any(k in options for k in _RUNTIME_OPTIONS):
+        from .. import runtime
+        return runtime.compile(program, pipeline=pipeline, **options)
     return _run_passes("pypto.ir.compile", program, pipeline, options)
 
 

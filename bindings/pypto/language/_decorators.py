@@ -15,7 +15,7 @@ import inspect
 import sys
 
 from .. import _args
-from . import _frontend
+from . import _frontend, _subworker
 
 
 def program(cls=None, **kwargs):
@@ -37,6 +37,9 @@ def program(cls=None, **kwargs):
 
 def _compile_class(cls, frame):
     lines, file, first, col = _frontend.source_of(cls, "@pl.program", frame)
+    # HOST SubWorker bodies are host Python: the parser sees only their signatures.
+    subworkers = _subworker.subworkers_of(cls)
+    lines = _subworker.blank_bodies(lines, set(subworkers))
     src = _frontend.ProgramSource()
     ns = [frame.f_locals, frame.f_globals]
     # A class attribute bound to a @pl.function made elsewhere (a kernel factory)
@@ -48,6 +51,8 @@ def _compile_class(cls, frame):
             src.add(lines[at:lo], file, first + at, col, ns, scan=scan)
             scan = ""
         flines, ffile, ffirst, fcol = _frontend.source_of(fn, f"@pl.program {cls.__name__}.{name}")
+        if _subworker.is_subworker(fn):
+            flines = _subworker.blank_bodies(flines, {fn.__name__})
         fscan, pad = "\n".join(flines), " " * indent
         flines = [pad + ln if ln.strip() else ln for ln in flines]
         for i, ln in enumerate(flines):
@@ -58,7 +63,9 @@ def _compile_class(cls, frame):
         at = hi + 1
     if at < len(lines):
         src.add(lines[at:], file, first + at, col, ns, scan=scan)
-    return _frontend.compile_source(src, file)
+    prog = _frontend.compile_source(src, file)
+    prog._pypto_subworkers = subworkers
+    return prog
 
 
 def function(fn=None, *, type=None, level=None, role=None, **kwargs):
@@ -125,8 +132,15 @@ class JitFunction:
             self._program = _compile_jit(self)
         return self._program
 
-    def compile(self, pipeline="default", **kwargs):
-        """Runs a pass pipeline over ``.program`` (see ``pypto.ir.run_passes``)."""
+    def compile(self, *args, config=None, **kwargs):
+        """``f.compile("default")`` runs a pass pipeline over ``.program`` (see
+        ``pypto.ir.run_passes``). Upstream's run form ``f.compile(x, y,
+        config=RunConfig(...))`` returns a callable ``pypto.runtime.CompiledProgram``
+        (the example arguments are not needed: shapes come from the program)."""
+        if config is not None:
+            from .. import runtime
+            return runtime.compile(self.program, config, **kwargs)
+        pipeline = args[0] if args else kwargs.pop("pipeline", "default")
         from .. import ir
         return ir.run_passes(self.program, pipeline, **kwargs)
 

@@ -80,6 +80,15 @@ def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags,
     return _args.integer(func, memory_limit, "memory_limit", 0, 2**63 - 1)
 
 
+def _subworker_dispatcher(program):
+    """The Python functions of the program's HOST SubWorker functions, if any."""
+    subworkers = getattr(program, "_pypto_subworkers", None)
+    if not subworkers:
+        return None
+    from ..language._subworker import make_dispatcher
+    return make_dispatcher(subworkers)
+
+
 @_args.checked("pypto.sim.run")
 def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_s=30.0,
         check_signals=False, detect_races=False, poison_nan=False, trace_path="",
@@ -123,7 +132,7 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
             poison_nan=poison_nan, trace_path=trace_path, stats=stats,
             inputs_random=inputs_random, inputs_seed=inputs_seed,
             bf16_inputs={n: True for n in bf16 & set(inputs)}, memory_limit=memory_limit,
-            verify=False, timeline_path=timeline)
+            verify=False, timeline_path=timeline, subworker=_subworker_dispatcher(program))
     except _core.PyptoError as e:
         new = remap_error(e, getattr(program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):

@@ -27,6 +27,13 @@ struct Function {
     return func_type == FunctionType::kOpaque && level == Level::kHost &&
            role == Role::kOrchestrator;
   }
+  // A host sub-worker: host code (upstream's plain-Python body, bound at run
+  // time) that the host orchestrator calls between device dispatches. Its IR
+  // body is empty (`...` in IR text); pypto.runtime / pypto.sim.run bind the
+  // Python function the DSL decorated.
+  bool IsHostSubWorker() const {
+    return func_type == FunctionType::kOpaque && level == Level::kHost && role == Role::kSubWorker;
+  }
   bool IsKernel() const {  // code that runs on AI cores
     return func_type == FunctionType::kInCore || func_type == FunctionType::kAIC ||
            func_type == FunctionType::kAIV;

@@ -241,6 +241,8 @@ class Interpreter {
   Value EvalCall(Exec& ex, const ir::Call* c);
   Value CallOp(Exec& ex, const ir::Call* c, std::vector<Value>& args);
   Value Dispatch(Exec& ex, const ir::Call* c, const ir::Function& f, std::vector<Value> args);
+  // subworker.cc: a HOST SubWorker call, run on the host through opts.subworker.
+  Value CallSubWorker(Exec& ex, const ir::Call* c, const ir::Function& f, std::vector<Value> args);
   void RunWorker(Exec& ex, std::vector<Task>& tasks);
   // Records the span [ts, now) of ex's thread as an event (no-op when not tracing);
   // op-level categories take the facts of *ex.note.

@@ -54,6 +54,7 @@ struct Allocation {
   std::vector<int64_t> signal_shape;  // shape of the view it was last used as a signal through
   std::string signal_view;            // name of that view
   bool poisoned = false;
+  int64_t run = 0;  // the Machine run that last allocated (or re-claimed) it
 };
 
 struct Domain {
@@ -100,6 +101,17 @@ class Machine {
   // when the memory limit would be exceeded or the memory is not available.
   int NewAllocation(const std::string& name, int64_t bytes, Span span);
   int64_t window_bytes() const { return window_bytes_; }  // all ranks' copies
+
+  // Persistent windows (sim::Session): an allocation made again at the same
+  // source position with the same name and size returns the existing one, its
+  // bytes kept, instead of a new zeroed copy.
+  void SetPersistent(bool on) { persistent_ = on; }
+  bool persistent() const { return persistent_; }
+  // Zeroes every byte of every allocation on every rank.
+  void ZeroWindows();
+  // Clears what one run leaves behind (collective rendezvous and sequence
+  // numbers, statistics, the first error) so the machine can run again.
+  void BeginRun();
   Allocation& alloc(int id) { return *allocs_[id]; }
   size_t NumAllocations() const { return allocs_.size(); }
   uint8_t* WindowBytes(int alloc, int device) { return allocs_[alloc]->mem[device]; }
@@ -133,6 +145,8 @@ class Machine {
   bool poison_nan_;
   int64_t memory_limit_;
   int64_t window_bytes_ = 0;  // under mu
+  bool persistent_ = false;
+  int64_t run_ = 0;  // BeginRun count
   std::vector<std::unique_ptr<Allocation>> allocs_;
   std::vector<std::unique_ptr<Domain>> domains_;
   std::map<std::vector<int>, int> domain_ids_;

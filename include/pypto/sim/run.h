@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,6 +34,12 @@ enum class Schedule {
 inline constexpr int kMaxRanks = 1024;
 // Default RunOptions::memory_limit: 16 GiB of windows and host tensors.
 inline constexpr int64_t kDefaultMemoryLimit = int64_t{16} << 30;
+
+struct SubWorkerCall;
+// Runs one HOST SubWorker call on the host (pypto.runtime binds the Python
+// function the DSL decorated). Throws a std::exception whose what() goes into
+// the run's report when the host code fails.
+using SubWorkerFn = std::function<void(SubWorkerCall&)>;
 
 struct RunOptions {
   int ranks = 2;      // world size P (1 .. kMaxRanks)
@@ -63,6 +70,9 @@ struct RunOptions {
   // (every logical thread unwinds and is joined) and RunProgram returns
   // exit code 130 with "interrupted" in the report.
   const std::atomic<bool>* cancel = nullptr;
+  // Called when the host orchestrator calls a HOST SubWorker function; unset,
+  // such a call is an error (pypto-run cannot run host Python).
+  SubWorkerFn subworker;
 };
 
 // A host array: row-major, little-endian element bytes. BF16 is stored as the
@@ -79,6 +89,26 @@ struct HostArray {
   }
 };
 
+// One HOST SubWorker call: packed copies of the arguments in, results out.
+// Arguments are tensors (host tensors; BF16 as upper-half bit patterns) or
+// scalars (0-d arrays). After the call the executor copies the `writable`
+// ones (Out / InOut parameters) back into the caller's tensors.
+struct SubWorkerCall {
+  const ir::Function* fn = nullptr;
+  std::vector<HostArray> args;
+  std::vector<bool> writable;
+  std::vector<bool> is_scalar;
+  // Set by the callback. `returned` false: the function returned nothing.
+  // Otherwise one entry per returned value: the argument index it returned
+  // (arg >= 0), or a new array.
+  struct Result {
+    int arg = -1;
+    HostArray array;
+  };
+  bool returned = false;
+  std::vector<Result> results;
+};
+
 // exit_code: 0 success; 1 user error (the verifier rejects the program,
 // bad/missing/mis-shaped/unknown input, memory limit exceeded, runtime error in
 // the program such as an out-of-bounds peer access, a window or thread that
@@ -92,6 +122,16 @@ struct RunResult {
 
 RunResult RunProgram(ir::Context& ctx, const ir::Program& program,
                      const std::map<std::string, HostArray>& inputs, const RunOptions& options);
+
+class Machine;
+// RunProgram on an existing machine (sim::Session keeps one across runs):
+// options.ranks must equal machine.ranks(); the machine's poison / memory
+// limit settings are its own.
+RunResult RunProgramOn(ir::Context& ctx, const ir::Program& program,
+                       const std::map<std::string, HostArray>& inputs, const RunOptions& options,
+                       Machine& machine);
+// False (with res->exit_code 2 and the report set) for options out of range.
+bool CheckRunOptions(const RunOptions& options, RunResult* res);
 
 // Parses "parallel" or "random:SEED" into options; false (with *error) when malformed.
 bool ParseSchedule(const std::string& text, RunOptions* options, std::string* error);

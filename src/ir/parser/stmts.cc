@@ -51,6 +51,9 @@ void Lowerer::LowerStmt(const PyStmt* s, std::vector<const Stmt*>* out) {
       const PyExpr* v = s->value;
       if (v->kind == EK::kString) return;  // docstring
       if (IsCallTo(v, "pl.yield_")) return LowerYield(s, v, out);
+      // `...`: the body of a HOST SubWorker (its Python is bound at run time).
+      if (v->kind == EK::kEllipsis && cur_fn_ && cur_fn_->IsHostSubWorker() && block_depth_ == 1)
+        return;
       if (v->kind != EK::kCall) {
         Error(v->span, "this statement has no effect; expected a call or an assignment");
         return;

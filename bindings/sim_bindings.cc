@@ -315,12 +315,14 @@ void InitSim(py::module_& m) {
           [m](SessionHandle& h, const py::dict& inputs, const std::string& schedule,
               const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
               const std::string& trace_path, bool stats, const py::dict& bf16_inputs,
-              const py::object& subworker) {
+              const py::object& subworker, const std::string& timeline_path) {
             sim::Session& sess = *h.session;
             sim::RunOptions opts =
                 MakeOptions(sess.ranks(), schedule, entry, deadline_s, check_signals, detect_races,
                             sess.options().poison_nan, trace_path, stats, false, 0,
                             sess.options().memory_limit, true);
+            opts.timeline_path = timeline_path;
+            opts.program_name = h.program.prog->name;
             std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
             auto pending = std::make_shared<PendingPyError>();
             if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
@@ -338,6 +340,7 @@ void InitSim(py::module_& m) {
           py::arg("deadline_s") = 30.0, py::arg("check_signals") = false,
           py::arg("detect_races") = false, py::arg("trace_path") = "", py::arg("stats") = false,
           py::arg("bf16_inputs") = py::dict(), py::arg("subworker") = py::none(),
+          py::arg("timeline_path") = "",
           "One run on the session's machine; returns (outputs, report) like run_program.")
       .def(
           "reset_windows", [](SessionHandle& h) { h.session->ResetWindows(); },

@@ -203,6 +203,18 @@ def test_our_options_are_keywords(carry):
     np.testing.assert_array_equal(compiled(_x(2)), _x(2))
 
 
+def test_timeline_of_a_call_and_of_a_persistent_call(carry, tmp_path):
+    page = tmp_path / "call.html"
+    np.testing.assert_array_equal(carry(_x(1), schedule="random:4", timeline=str(page)), _x(1))
+    doc = page.read_text()
+    assert "<title>pypto-run timeline: CarryAcrossCalls</title>" in doc
+    # one task bar per rank (the chip function dispatched to each of the 4 ranks)
+    assert doc.count('<rect class="bar task"') == N_RANKS
+    with carry.prepare(persistent=True) as rt:
+        rt(_x(2), timeline=str(tmp_path / "p.html"))
+    assert (tmp_path / "p.html").read_text().count('<rect class="bar task"') == N_RANKS
+
+
 def test_unknown_options_are_errors_naming_them(carry):
     with pytest.raises(pypto.ArgumentError) as e:
         RunConfig(platform="a2a3sim", shedule="random:1")
@@ -218,7 +230,7 @@ def test_unknown_options_are_errors_naming_them(carry):
         carry(_x(1), detect_race=True)
     assert str(e.value) == ("pypto.runtime: compiled(...): unknown option 'detect_race'; valid "
                             "options: schedule, detect_races, check_signals, poison_nan, "
-                            "deadline_s, stats, trace_path, memory_limit")
+                            "deadline_s, stats, trace_path, memory_limit, timeline")
     with pytest.raises(pypto.ArgumentError) as e:
         ir.compile(CarryAcrossCalls, platform="a2a3sim", distributed_config=None, optimize=2)
     assert str(e.value).startswith("pypto.runtime.compile: unknown option 'optimize'; ")

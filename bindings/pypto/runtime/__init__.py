@@ -34,7 +34,7 @@ def compile(program, config=None, *, platform=None, distributed_config=None, pip
     override its fields. ``pipeline``: the pass pipeline run first ("default",
     a comma-separated list, or None to run the program as written). Our own
     executor options (schedule, detect_races, check_signals, poison_nan,
-    deadline_s, stats, trace_path, memory_limit) are keywords; anything else is
+    deadline_s, stats, trace_path, memory_limit, timeline) are keywords; anything else is
     a pypto.ArgumentError naming it."""
     func = "pypto.runtime.compile"
     _args.program(func, program)

@@ -37,7 +37,7 @@ def _entry(program):
 def _check_run_options(func, options):
     _args.options(func, options, list(RUN_OPTIONS))
     for name, value in options.items():
-        if name in ("schedule", "trace_path"):
+        if name in ("schedule", "trace_path", "timeline"):
             _args.string(func, value, name)
         elif name == "deadline_s":
             _args.number(func, value, name)
@@ -221,7 +221,8 @@ def _call(compiled, session, subworkers, args, config, options, what):
                                      check_signals=opts["check_signals"],
                                      detect_races=opts["detect_races"],
                                      trace_path=opts["trace_path"], stats=opts["stats"],
-                                     bf16_inputs=bf16_inputs, subworker=dispatch)
+                                     bf16_inputs=bf16_inputs, subworker=dispatch,
+                                     timeline_path=opts["timeline"])
         else:
             outputs, _ = _core.run_program(
                 compiled.program, compiled.world_size, inputs, opts["schedule"],
@@ -229,7 +230,8 @@ def _call(compiled, session, subworkers, args, config, options, what):
                 check_signals=opts["check_signals"], detect_races=opts["detect_races"],
                 poison_nan=opts["poison_nan"], trace_path=opts["trace_path"],
                 stats=opts["stats"], bf16_inputs=bf16_inputs,
-                memory_limit=_memory_limit(opts["memory_limit"]), subworker=dispatch)
+                memory_limit=_memory_limit(opts["memory_limit"]), subworker=dispatch,
+                timeline_path=opts["timeline"])
     except _core.PyptoError as e:
         new = remap_error(e, getattr(compiled.program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):

@@ -7,7 +7,7 @@ toolchain (``block_dim``, ``aicpu_thread_num``, ``enable_pmu``, ...) are
 accepted so upstream programs run unchanged, and have no effect on the
 simulator. Options upstream has no counterpart for (``schedule``,
 ``detect_races``, ``check_signals``, ``poison_nan``, ``deadline_s``, ``stats``,
-``trace_path``, ``memory_limit``) are keywords of ours. An unknown option is a
+``trace_path``, ``memory_limit``, ``timeline``) are keywords of ours. An unknown option is a
 :class:`pypto.ArgumentError` naming it.
 """
 
@@ -35,6 +35,7 @@ _RC_UPSTREAM = {
 RUN_OPTIONS = {
     "schedule": "parallel", "detect_races": False, "check_signals": False, "poison_nan": False,
     "deadline_s": 30.0, "stats": False, "trace_path": "", "memory_limit": None,
+    "timeline": "",
 }
 PLATFORMS = ("a2a3sim", "a2a3", "a5sim", "a5")
 

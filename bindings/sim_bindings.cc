@@ -142,7 +142,8 @@ void InitSim(py::module_& m) {
       [m](const ProgramHandle& p, int ranks, const py::dict& inputs, const std::string& schedule,
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
-          uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify) {
+          uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify,
+          int64_t max_steps) {
         sim::RunOptions opts;
         if (ranks < 1 || ranks > sim::kMaxRanks)
           RaiseArgumentError("run_program: ranks=" + std::to_string(ranks) +
@@ -153,6 +154,10 @@ void InitSim(py::module_& m) {
         if (memory_limit < 0)
           RaiseArgumentError("run_program: memory_limit=" + std::to_string(memory_limit) +
                              " is negative (0 = no limit)");
+        if (max_steps < 0)
+          RaiseArgumentError("run_program: max_steps=" + std::to_string(max_steps) +
+                             " is negative (0 = no bound)");
+        opts.max_steps = max_steps;
         opts.memory_limit = memory_limit;
         opts.verify = verify;
         opts.entry = entry;
@@ -219,13 +224,15 @@ void InitSim(py::module_& m) {
       py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
       py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
-      py::arg("verify") = true,
+      py::arg("verify") = true, py::arg("max_steps") = 0,
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
-      "are world-shaped [P, ...]). schedule: \"parallel\" or \"random:SEED\". Returns "
+      "are world-shaped [P, ...]). schedule: \"parallel\", \"random:SEED\" or "
+      "\"pct:SEED[:DEPTH[:STEPS]]\". Returns "
       "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "
       "Raises SimError (with exit_code) on deadlock, race, bad inputs or runtime errors. "
       "memory_limit: bytes (0 = none) of windows and host tensors; verify: run the verifier "
-      "first. Ctrl-C cancels the run and raises KeyboardInterrupt.");
+      "first; max_steps: bound on loop iterations plus switch points (0 = none). Ctrl-C cancels "
+      "the run and raises KeyboardInterrupt.");
   m.def(
       "parse_byte_size",
       [](const std::string& text) {

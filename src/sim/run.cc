@@ -412,7 +412,8 @@ class EntryBinding {
     for (int64_t d : shape) per *= d;
     int64_t nb = per * DTypeBytes(dt);
     int a = machine_.NewAllocation(p->name_hint, std::max<int64_t>(nb, 4), p->span);
-    for (int d = 0; d < P_; ++d)
+    // nb == 0 (a zero-size view) copies nothing; bytes.data() may then be null.
+    for (int d = 0; d < P_ && nb > 0; ++d)
       std::memcpy(machine_.WindowBytes(a, d), bytes.data() + (host_ ? 0 : d * nb),
                   static_cast<size_t>(nb));
     auto t = std::make_shared<TensorVal>();
@@ -431,7 +432,7 @@ class EntryBinding {
   void BindTensor(const Var* p, DataType dt, ParamDirection dir, const std::vector<int64_t>& shape,
                   const std::vector<int64_t>& full, const std::vector<uint8_t>& bytes) {
     auto t = NewHostTensor(dt, full, p->name_hint);
-    std::memcpy(t->host->data, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(t->host->data, bytes.data(), bytes.size());
     args.push_back(Value::Of(t));
     if (!host_)
       for (int d = 0; d < P_; ++d) {

@@ -1,8 +1,9 @@
 # A window parameter whose view has zero elements (the dynamic M binds to 0 from
 # the input) and an empty host tensor run cleanly: nothing is copied, and the
-# outputs come back with their empty shapes. (Found by pipeline_fuzz: the
-# executor passed the null data() of an empty input to memcpy, a UBSan report;
-# tests/fuzz/corpus/pipeline/repro_zero_size_window.pir is the reproducer.)
+# outputs come back with their empty shapes. (The executor passed the null
+# data() of an empty input to memcpy, a UBSan report under pipeline_corpus_asan;
+# an earlier fuzz campaign had reported it. The reproducer is
+# tests/fuzz/corpus/pipeline/repro_zero_size_window.pir.)
 # RUN: rm -rf %t.d && mkdir -p %t.d
 # RUN: %python %S/Inputs/simtool.py arange %t.d/w.npy float32 2 4 0
 # RUN: %python %S/Inputs/simtool.py arange %t.d/x.npy float32 2 4 0

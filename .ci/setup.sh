@@ -4,9 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # libllvm22: the run-time library of ptoas (../shared/tools/ptoas), which the ptoas_tier test runs.
+# pkgconf, make: the installed_package test builds examples/cpp with pkg-config (its Makefile).
 PKGS="cmake ninja-build g++ libfmt-dev libabsl-dev catch2 pybind11-dev python3-dev
       python3-numpy python3-pytest llvm-14-tools libopenmpi-dev openmpi-bin clang-format
-      libllvm22"
+      libllvm22 pkgconf make"
 missing=""
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -154,7 +154,12 @@ void InitIr(py::module_& m) {
            })
       .def(
           "function_text",
-          [](const ProgramHandle& p, const std::string& name) {
+          [](const ProgramHandle& p, const py::object& name_obj) {
+            if (!py::isinstance<py::str>(name_obj))
+              RaiseArgumentError("Program.function_text: 'name' must be a str, got " +
+                                 std::string(py::str(py::type::of(name_obj).attr("__name__"))) +
+                                 " " + std::string(py::repr(name_obj)));
+            const std::string name = name_obj.cast<std::string>();
             const ir::Function* f = p.prog->Find(name);
             if (!f)
               throw py::key_error("no function named '" + name + "' in program '" + p.prog->name +

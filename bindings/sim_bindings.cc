@@ -143,7 +143,7 @@ void InitSim(py::module_& m) {
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
           uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify,
-          int64_t max_steps) {
+          const std::string& timeline_path, int64_t max_steps) {
         sim::RunOptions opts;
         if (ranks < 1 || ranks > sim::kMaxRanks)
           RaiseArgumentError("run_program: ranks=" + std::to_string(ranks) +
@@ -166,6 +166,8 @@ void InitSim(py::module_& m) {
         opts.detect_races = detect_races;
         opts.poison_nan = poison_nan;
         opts.trace_path = trace_path;
+        opts.timeline_path = timeline_path;
+        opts.program_name = p.prog->name;
         opts.stats = stats;
         opts.inputs_random = inputs_random;
         opts.inputs_seed = inputs_seed;
@@ -224,7 +226,7 @@ void InitSim(py::module_& m) {
       py::arg("poison_nan") = false, py::arg("trace_path") = "", py::arg("stats") = false,
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
       py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
-      py::arg("verify") = true, py::arg("max_steps") = 0,
+      py::arg("verify") = true, py::arg("timeline_path") = "", py::arg("max_steps") = 0,
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
       "are world-shaped [P, ...]). schedule: \"parallel\", \"random:SEED\" or "
       "\"pct:SEED[:DEPTH[:STEPS]]\". Returns "

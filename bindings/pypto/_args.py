@@ -15,6 +15,11 @@ def _what(value):
     return f"{type(value).__name__} {text}"
 
 
+def describe(value):
+    """``int 7``: the type and (shortened) repr of a rejected argument."""
+    return _what(value)
+
+
 def program(func, value, name="program"):
     """``value`` must be a pypto.Program (from pypto.ir.parse or @pl.program)."""
     if not isinstance(value, _core.Program):
@@ -57,3 +62,33 @@ def options(func, given, allowed):
         raise ArgumentError(f"{func}: unknown option{'s' if len(unknown) > 1 else ''} "
                             f"{', '.join(repr(u) for u in unknown)}; valid options: "
                             f"{', '.join(allowed)}")
+
+
+def checked(func):
+    """Decorator for a public function: a call that does not fit its signature (an
+    unknown keyword, too many positional arguments, a missing argument) raises
+    :class:`ArgumentError` naming ``func`` and the valid options, instead of
+    Python's bare ``TypeError``. The signature, name and docstring are kept."""
+    import functools
+    import inspect
+
+    def wrap(fn):
+        sig = inspect.signature(fn)
+        names = [p.name for p in sig.parameters.values()
+                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        takes_any_keyword = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            if not takes_any_keyword:
+                options(func, [k for k in kwargs if k not in names], names)
+            try:
+                sig.bind(*args, **kwargs)
+            except TypeError as e:
+                params = f"its parameters are: {', '.join(names)}" if names else "it takes none"
+                raise ArgumentError(f"{func}: {e}; {params}") from None
+            return fn(*args, **kwargs)
+
+        return call
+
+    return wrap

@@ -130,7 +130,12 @@ bool PtoFunctionEmitter::EmitSignature() {
 
 namespace {
 // Variables whose tile is resized by tile.set_validshape (looking through plain
-// variable copies is not needed: the op's first argument names the buffer).
+// variable copies is not needed: the op's first argument names the buffer), and
+// every loop-carried or if-merged tile that may hold the same value (groups: a
+// loop's iter_arg, its result and what its body yields; an if's result and what
+// its branches yield). Carried tiles (iter_args, loop and if results) have no
+// single buffer to retype, so each one in a resized group is typed dynamic-valid
+// (v_row=?, v_col=?) from the start; buffers yielded into it are retyped.
 class ResizedTiles : public IRVisitor {
  public:
   std::set<const Var*>* out;
@@ -139,6 +144,59 @@ class ResizedTiles : public IRVisitor {
       if (const Var* v = AsVarLike(c->args[0])) out->insert(v);
     IRVisitor::Visit_Call(c);
   }
+  void Visit_ForStmt(const ForStmt* s) override {
+    Loop(s->iter_args, s->return_vars, s->body);
+    IRVisitor::Visit_ForStmt(s);
+  }
+  void Visit_WhileStmt(const WhileStmt* s) override {
+    Loop(s->iter_args, s->return_vars, s->body);
+    IRVisitor::Visit_WhileStmt(s);
+  }
+  void Visit_IfStmt(const IfStmt* s) override {
+    const YieldStmt* a = TrailingYield(s->then_body);
+    const YieldStmt* b = TrailingYield(s->else_body);
+    for (size_t i = 0; i < s->return_vars.size(); ++i) {
+      groups_.push_back({s->return_vars[i], Yielded(a, i), Yielded(b, i)});
+      carried_.insert(s->return_vars[i]);
+    }
+    IRVisitor::Visit_IfStmt(s);
+  }
+  // Closes `out` over the groups (a member resized: every member is).
+  void Close() {
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& g : groups_) {
+        bool any = false;
+        for (const Var* v : g) any |= v && out->count(v);
+        if (!any) continue;
+        for (const Var* v : g)
+          if (v && carried_.count(v) && Isa<TileType>(v->type) && out->insert(v).second)
+            grew = true;
+      }
+    }
+  }
+
+ private:
+  static const YieldStmt* TrailingYield(const Stmt* s) {
+    if (const auto* seq = As<SeqStmt>(s))
+      return seq->stmts.empty() ? nullptr : TrailingYield(seq->stmts.back());
+    return As<YieldStmt>(s);
+  }
+  static const Var* Yielded(const YieldStmt* y, size_t i) {
+    return y && i < y->values.size() ? AsVarLike(y->values[i]) : nullptr;
+  }
+  void Loop(const std::vector<const IterArg*>& ias, const std::vector<const Var*>& rvs,
+            const Stmt* body) {
+    const YieldStmt* y = TrailingYield(body);
+    for (size_t i = 0; i < ias.size(); ++i) {
+      const Var* rv = i < rvs.size() ? rvs[i] : nullptr;
+      groups_.push_back({ias[i], rv, Yielded(y, i)});
+      carried_.insert(ias[i]);
+      if (rv) carried_.insert(rv);
+    }
+  }
+  std::vector<std::vector<const Var*>> groups_;
+  std::set<const Var*> carried_;
 };
 }  // namespace
 
@@ -147,6 +205,7 @@ bool PtoFunctionEmitter::Emit(PtoWriter& out) {
   ResizedTiles rt;
   rt.out = &resized_tiles_;
   rt.VisitStmt(fn_.body);
+  rt.Close();
   cur_ = &views_;
   for (auto& t : tensors_)
     if (!EmitTensorView(*t)) return false;
@@ -174,11 +233,30 @@ bool PtoFunctionEmitter::Carried(const Type* t) const {
   return Isa<ScalarType>(t) || Isa<TileType>(t);
 }
 
+// A tile carried by a loop or merged by an if is one SSA value on every path,
+// and ptoas types are exact, but the IR lets the paths differ in pad (a fillpad
+// result with pad=zero enters, a tile.add result with pad=null comes back): the
+// carried type always has pad=null, and every buffer flowing in is retyped to it.
+static std::string CarriedTileType(std::string type) {
+  size_t at = type.rfind(" pad=");
+  if (at != std::string::npos) type = type.substr(0, at) + " pad=0>";
+  return type;
+}
+
 std::optional<std::string> PtoFunctionEmitter::CarriedType(const Expr* e, Span at) {
   if (const auto* st = As<ScalarType>(e->type)) return MlirScalarType(st->dtype);
+  if (const Var* v = AsVarLike(e); v && resized_tiles_.count(v))
+    if (const auto* tt = As<TileType>(e->type)) {
+      auto ty = TileBufType(tt, at, /*dynamic_valid=*/true);
+      if (ty) return CarriedTileType(*ty);
+      return std::nullopt;
+    }
   if (const PtoBinding* b = Lookup(e); b && b->kind == PtoBinding::Kind::kTile)
-    return b->value.type;
-  if (const auto* tt = As<TileType>(e->type)) return TileBufType(tt, at);
+    return CarriedTileType(b->value.type);
+  if (const auto* tt = As<TileType>(e->type)) {
+    auto ty = TileBufType(tt, at);
+    if (ty) return CarriedTileType(*ty);
+  }
   return std::nullopt;
 }
 
@@ -449,10 +527,8 @@ void PtoFunctionEmitter::EmitIf(const IfStmt* s) {
       f.types.push_back("");
       continue;
     }
-    // A tile result takes the type of its (then-branch) buffer: use the declared type.
-    auto ty = Isa<TileType>(rv->type)
-                  ? TileBufType(As<TileType>(rv->type), s->span)
-                  : std::optional<std::string>(MlirScalarType(Cast<ScalarType>(rv->type)->dtype));
+    // A tile result has its declared type, with pad=null (CarriedTileType).
+    auto ty = CarriedType(rv, s->span);
     if (!ty) return;
     f.types.push_back(*ty);
     types.push_back(*ty);

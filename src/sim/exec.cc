@@ -186,6 +186,7 @@ std::vector<double> Exec::ReadRegion(const TensorVal& v, int dev, const std::vec
   });
   if (v.IsWindow() && dev != device() && device() >= 0) {
     m.stats()[device()].bytes_received += n * eb;
+    if (note) note->bytes += n * eb;
   }
   return out;
 }
@@ -255,7 +256,10 @@ void Exec::WriteRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
     if (track) races.Access(t, v.alloc, dev, e * eb, eb, true, atomic_add, op, sp);
     ++n;
   });
-  if (v.IsWindow() && dev != device() && device() >= 0) m.stats()[device()].bytes_sent += n * eb;
+  if (v.IsWindow() && dev != device() && device() >= 0) {
+    m.stats()[device()].bytes_sent += n * eb;
+    if (note) note->bytes += n * eb;
+  }
 }
 
 int64_t Exec::CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,

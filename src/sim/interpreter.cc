@@ -131,7 +131,7 @@ Value Interpreter::EvalCall(Exec& ex, const Call* c) {
     if (FindAttr(c->attrs, "device") && ex.is_host()) return Dispatch(ex, c, *f, std::move(args));
     int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
     Value r = CallFunction(ex, *f, std::move(args));
-    if (trace.enabled()) trace.Event(ex.t.tid, f->name, "call", ts, sched.Now(ex.t) - ts);
+    TraceSpan(ex, f->name, kCatCall, ts, c->span);
     return r;
   }
   std::vector<Value> args;
@@ -189,11 +189,52 @@ Value Interpreter::CallOp(Exec& ex, const Call* c, std::vector<Value>& args) {
   if (comm) ex.Point();
   const Call* saved = ex.cur_call;
   ex.cur_call = c;
-  int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
-  Value r = op.fn(ex, *c, args);
-  if (trace.enabled()) trace.Event(ex.t.tid, name, comm ? "comm" : "op", ts, sched.Now(ex.t) - ts);
+  if (!trace.enabled()) {
+    Value r = op.fn(ex, *c, args);
+    ex.cur_call = saved;
+    return r;
+  }
+  // Traced: the op's semantics fill ex.note (wait time, notify id, bytes, cell).
+  TraceNote note;
+  TraceNote* outer = ex.note;
+  ex.note = &note;
+  int64_t ts = sched.Now(ex.t);
+  const char* cat = op.kind == OpKind::kCollective ? kCatCollective : comm ? kCatComm : kCatOp;
+  Value r;
+  try {
+    r = op.fn(ex, *c, args);
+  } catch (const Aborted&) {  // torn down while blocked (a deadlock): the timeline marks it
+    TraceSpan(ex, name, kCatAborted, ts, c->span);
+    ex.note = outer;
+    throw;
+  } catch (...) {
+    ex.note = outer;
+    throw;
+  }
+  TraceSpan(ex, name, note.wait ? kCatWait : cat, ts, c->span);
+  ex.note = outer;
   ex.cur_call = saved;
   return r;
+}
+
+void Interpreter::TraceSpan(Exec& ex, const std::string& name, const char* cat, int64_t ts,
+                            Span sp) {
+  if (!trace.enabled()) return;
+  TraceEvent e;
+  e.tid = ex.t.tid;
+  e.name = name;
+  e.cat = cat;
+  e.ts = ts;
+  e.dur = sched.Now(ex.t) - ts;
+  e.where = FormatSpan(sp);
+  if (ex.note && cat != kCatCall && cat != kCatTask) {
+    e.id = ex.note->id;
+    e.blocked = ex.note->blocked;
+    e.bytes = ex.note->bytes;
+    e.released_by = ex.note->released_by;
+    e.cell = ex.note->cell;
+  }
+  trace.Event(std::move(e));
 }
 
 Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vector<Value> args) {
@@ -243,7 +284,7 @@ void Interpreter::Flush(Exec& host) {
     k->name = "rank" + std::to_string(d);
     k->device = d;
     k->clock = host.t.clock;
-    trace.ThreadName(k->tid, k->name);
+    trace.ThreadName(k->tid, k->name, k->device);
     kids.push_back(std::move(k));
   }
   if (kids.empty()) return;
@@ -276,7 +317,7 @@ void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
     if (task.fn) {
       int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
       CallFunction(ex, *task.fn, task.args);
-      if (trace.enabled()) trace.Event(ex.t.tid, task.fn->name, "task", ts, sched.Now(ex.t) - ts);
+      TraceSpan(ex, task.fn->name, kCatTask, ts, task.fn->span);
     } else {
       Frame f;
       ex.frame = &f;
@@ -292,6 +333,11 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
   for (const DeferredCond& dc : ex.deferred) {
     uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
     auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
+    TraceNote note;
+    note.wait = true;
+    TraceNote* outer = ex.note;
+    ex.note = &note;
+    int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
     if (!ready()) {
       BlockInfo bi;
       bi.what = ops::Get(ops::kPldDeferWait).name + " (task completion)";
@@ -301,8 +347,21 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
         return dc.what + " >= " + std::to_string(dc.expected) + " expected (Ge), actual " +
                std::to_string(CellLoad(cell));
       };
-      sched.Block(ex.t, ready, std::move(bi));
+      try {
+        sched.Block(ex.t, ready, std::move(bi));
+      } catch (const Aborted&) {
+        TraceSpan(ex, ops::Get(ops::kPldDeferWait).name, kCatAborted, ts, dc.span);
+        ex.note = outer;
+        throw;
+      }
+      note.blocked = trace.enabled() ? sched.Now(ex.t) - ts : 0;
     }
+    if (trace.enabled()) {
+      note.released_by = trace.LastNotify(cell);
+      note.cell = dc.what;
+      TraceSpan(ex, ops::Get(ops::kPldDeferWait).name, kCatWait, ts, dc.span);
+    }
+    ex.note = outer;
     races.Acquire(ex.t, dc.alloc, dc.device, dc.byte_off);
   }
   ex.deferred.clear();
@@ -445,7 +504,7 @@ void Interpreter::ExecSpawn(Exec& ex, const ScopeStmt* s, int64_t n, bool split,
     k->subblock_idx = split ? i : 0;
     k->subblock_num = split ? n : 1;
     k->clock = ex.t.clock;
-    trace.ThreadName(k->tid, k->name);
+    trace.ThreadName(k->tid, k->name, k->device);
     kids.push_back(std::move(k));
   }
   ClockTick(ex.t);

@@ -221,7 +221,7 @@ void Interpreter::RunTask(Exec& kx, ManualRun& run, size_t index) {
     t.cells[0]->v = CallFunction(kx, *t.fn, std::move(args));
     WaitDeferred(kx, t.fn->name);
   }
-  if (trace.enabled()) trace.Event(kx.t.tid, t.name, "task", ts, sched.Now(kx.t) - ts);
+  TraceSpan(kx, t.name, kCatTask, ts, t.span);
   t.clock = kx.t.clock;
   for (auto& c : t.cells) {
     c->clock = t.clock;
@@ -256,7 +256,7 @@ Interpreter::Flow Interpreter::ExecManualScope(Exec& ex, const ManualScopeStmt* 
     k->subblock_idx = ex.t.subblock_idx;
     k->subblock_num = ex.t.subblock_num;
     k->clock = ex.t.clock;
-    trace.ThreadName(k->tid, k->name + " " + run.tasks[i].name);
+    trace.ThreadName(k->tid, k->name + " " + run.tasks[i].name, k->device);
     index[k.get()] = i;
     kids.push_back(std::move(k));
   }

@@ -21,6 +21,7 @@
 #include "pypto/sim/interpreter.h"
 #include "pypto/sim/memory_limit.h"
 #include "pypto/sim/semantics_util.h"
+#include "pypto/sim/timeline_html.h"
 
 namespace pypto::sim {
 
@@ -464,7 +465,7 @@ void RunEntry(Interpreter& in, Machine& machine, Scheduler& sched, Trace& trace,
   LogicalThread host_t;
   host_t.tid = sched.NewTid();
   host_t.name = "host";
-  trace.ThreadName(host_t.tid, "host");
+  trace.ThreadName(host_t.tid, "host", -1);
   sched.Start(host_t);
   Exec hx(in, host_t);
   std::vector<std::vector<Task>> queues(P);
@@ -527,12 +528,30 @@ bool ReportFindings(RunResult& res, Interpreter& in, Machine& machine, Scheduler
   return deadlock.empty() && !machine.failed();
 }
 
-void WriteTrace(RunResult& res, const Trace& trace, const std::string& path) {
-  std::ofstream f(path, std::ios::binary);
-  std::string j = trace.ToJson();
-  f.write(j.data(), static_cast<std::streamsize>(j.size()));
+// Ends the streamed Chrome trace and writes the timeline of the run so far
+// (called on every exit after the run started, so a failed run is drawn too).
+void FinishTrace(RunResult& res, Trace& trace, const Scheduler& sched, const RunOptions& opts) {
+  trace.Close();
+  if (!trace.error().empty()) {
+    res.report += trace.error() + "\n";
+    if (res.exit_code == 0) res.exit_code = 1;
+  }
+  if (opts.timeline_path.empty()) return;
+  TimelineInput tl;
+  tl.title = opts.program_name.empty() ? "(program)" : opts.program_name;
+  tl.ranks = opts.ranks;
+  tl.schedule =
+      opts.schedule == Schedule::kRandom ? "random:" + std::to_string(opts.seed) : "parallel";
+  tl.time_unit = opts.schedule == Schedule::kRandom ? "steps" : "us";
+  tl.outcome = res.report.empty() ? "ok" : res.report;
+  tl.events = &trace.events();
+  tl.threads = &trace.threads();
+  tl.deadlocked = sched.deadlocked();
+  std::string html = RenderTimelineHtml(tl);
+  std::ofstream f(opts.timeline_path, std::ios::binary);
+  f.write(html.data(), static_cast<std::streamsize>(html.size()));
   if (!f) {
-    res.report += "error: cannot write trace '" + path + "'\n";
+    res.report += "error: cannot write timeline '" + opts.timeline_path + "'\n";
     if (res.exit_code == 0) res.exit_code = 1;
   }
 }
@@ -608,7 +627,17 @@ RunResult RunProgram(Context& ctx, const Program& program,
   Machine machine(P, opts.poison_nan, opts.memory_limit);
   auto sched = MakeScheduler(opts);
   RaceDetector races(opts.detect_races);
-  Trace trace(!opts.trace_path.empty());
+  Trace trace(opts.trace_path, !opts.timeline_path.empty());
+  if (!trace.error().empty()) {
+    res.exit_code = 2;
+    res.report = trace.error() + "\n";
+    return res;
+  }
+  if (!opts.timeline_path.empty() && !std::ofstream(opts.timeline_path, std::ios::binary)) {
+    res.exit_code = 2;  // found out before the run, not after it
+    res.report = "error: cannot write timeline '" + opts.timeline_path + "'\n";
+    return res;
+  }
   Interpreter in(ctx, program, machine, *sched, races, trace, opts);
   auto fmt_span = [&in](Span s) { return in.FormatSpan(s); };
   sched->SetSpanFormatter(fmt_span);
@@ -626,36 +655,43 @@ RunResult RunProgram(Context& ctx, const Program& program,
     if (watcher.Stop()) {
       res.exit_code = 130;
       res.report = "error: the run was interrupted\n";
+      FinishTrace(res, trace, *sched, opts);
       return res;
     }
   } catch (const UsageError& e) {
     res.exit_code = 2;
     res.report = "error: " + e.msg + "\n";
+    FinishTrace(res, trace, *sched, opts);
     return res;
   } catch (const UserError& e) {
     res.exit_code = 1;
     res.report = "error: " + e.msg + "\n";
+    FinishTrace(res, trace, *sched, opts);
     return res;
   } catch (const SimError& e) {  // a window parameter that cannot be allocated
     res.exit_code = e.exit_code;
     res.report = in.RenderError(e.span, e.what());
+    FinishTrace(res, trace, *sched, opts);
     return res;
   } catch (const std::bad_alloc&) {
     res.exit_code = 1;
     res.report = "error: out of memory while allocating the entry's host tensors\n";
+    FinishTrace(res, trace, *sched, opts);
     return res;
   } catch (const std::system_error& e) {  // the cancel watcher's thread
     res.exit_code = 1;
     res.report = fmt::format("error: cannot start a thread: {}\n", e.what());
+    FinishTrace(res, trace, *sched, opts);
     return res;
   } catch (const std::exception& e) {  // InternalError
     res.exit_code = 1;
     res.report = std::string(e.what()) + "\n";
+    FinishTrace(res, trace, *sched, opts);
     return res;
   }
 
   bool clean = ReportFindings(res, in, machine, *sched, races, opts);
-  if (!opts.trace_path.empty()) WriteTrace(res, trace, opts.trace_path);
+  FinishTrace(res, trace, *sched, opts);
   if (clean)
     for (const OutParam& o : outs) res.outputs[o.name] = ToHost(*o.v.tensor, machine, o.world);
   return res;

@@ -49,6 +49,10 @@ class SchedulerBase : public Scheduler {
     std::lock_guard<std::mutex> l(mu_);
     return report_;
   }
+  std::vector<DeadlockedThread> deadlocked() const override {
+    std::lock_guard<std::mutex> l(mu_);
+    return deadlocked_;
+  }
 
  protected:
   ThreadState* Register(LogicalThread& t, TState s) {
@@ -107,8 +111,11 @@ class SchedulerBase : public Scheduler {
       r += "  " + who + " (thread " + s->t->name + ") blocked in " + b.what;
       if (!b.function.empty()) r += " in function '" + b.function + "'";
       r += " at " + Fmt(b.span);
-      if (b.describe) r += ": " + b.describe();
+      DeadlockedThread d{s->t->tid, s->t->name, b.what, Fmt(b.span),
+                         b.describe ? b.describe() : ""};
+      if (!d.condition.empty()) r += ": " + d.condition;
       r += "\n";
+      deadlocked_.push_back(std::move(d));
     }
     report_ = r;
     aborted_ = true;
@@ -122,6 +129,7 @@ class SchedulerBase : public Scheduler {
   std::map<int, std::unique_ptr<ThreadState>> states_;  // by tid
   std::atomic<bool> aborted_{false};
   std::string report_;
+  std::vector<DeadlockedThread> deadlocked_;
 };
 
 // ---------------------------------------------------------------- parallel

@@ -1,8 +1,10 @@
-// Chrome trace JSON writer (see trace.h).
+// Trace: the run's event recorder, fanning out to the Chrome-trace writer and
+// the timeline (see trace.h).
 #include "pypto/sim/trace.h"
 
-#include <algorithm>
 #include <cstdio>
+
+#include "pypto/sim/chrome_trace.h"
 
 namespace pypto::sim {
 
@@ -35,51 +37,51 @@ std::string JsonEscape(const std::string& s) {
   return o;
 }
 
-void Trace::ThreadName(int tid, const std::string& name) {
-  if (!enabled_) return;
-  std::lock_guard<std::mutex> l(mu_);
-  names_.push_back({tid, name});
+Trace::Trace(const std::string& json_path, bool keep)
+    : enabled_(!json_path.empty() || keep), keep_(keep) {
+  if (json_path.empty()) return;
+  json_ = std::make_unique<ChromeTraceWriter>(json_path);
+  if (!json_->ok()) error_ = "error: cannot write trace '" + json_path + "'";
 }
 
-void Trace::Event(int tid, const std::string& name, const std::string& cat, int64_t ts, int64_t dur,
-                  const std::string& args_json) {
+Trace::~Trace() = default;
+
+void Trace::ThreadName(int tid, const std::string& name, int device) {
   if (!enabled_) return;
   std::lock_guard<std::mutex> l(mu_);
-  events_.push_back({tid, name, cat, args_json, ts, dur, seq_++});
+  TraceThread t{tid, name, device};
+  if (json_) json_->Thread(t);
+  if (keep_) threads_.push_back(std::move(t));
 }
 
-std::string Trace::ToJson() const {
+void Trace::Event(TraceEvent ev) {
+  if (!enabled_) return;
   std::lock_guard<std::mutex> l(mu_);
-  std::vector<Ev> ev = events_;
-  std::stable_sort(ev.begin(), ev.end(), [](const Ev& a, const Ev& b) {
-    if (a.tid != b.tid) return a.tid < b.tid;
-    if (a.ts != b.ts) return a.ts < b.ts;
-    return a.seq < b.seq;
-  });
-  auto names = names_;
-  std::sort(names.begin(), names.end());
-  std::string o = "{\"traceEvents\": [\n";
-  bool first = true;
-  auto sep = [&] {
-    if (!first) o += ",\n";
-    first = false;
-  };
-  for (const auto& [tid, name] : names) {
-    sep();
-    o += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": " + std::to_string(tid) +
-         ", \"args\": {\"name\": \"" + JsonEscape(name) + "\"}}";
-  }
-  for (const Ev& e : ev) {
-    sep();
-    o += "{\"name\": \"" + JsonEscape(e.name) + "\", \"cat\": \"" + JsonEscape(e.cat) +
-         "\", \"ph\": \"X\", \"pid\": 0, \"tid\": " + std::to_string(e.tid) +
-         ", \"ts\": " + std::to_string(e.ts) +
-         ", \"dur\": " + std::to_string(std::max<int64_t>(e.dur, 0));
-    if (!e.args.empty()) o += ", \"args\": {" + e.args + "}";
-    o += "}";
-  }
-  o += "\n], \"displayTimeUnit\": \"ns\"}\n";
-  return o;
+  if (ev.id == 0) ev.id = next_id_++;
+  if (json_) json_->Event(ev);
+  if (keep_) events_.push_back(std::move(ev));
+}
+
+uint64_t Trace::NoteNotify(const void* cell) {
+  if (!enabled_) return 0;
+  std::lock_guard<std::mutex> l(mu_);
+  uint64_t id = next_id_++;
+  last_notify_[cell] = id;
+  return id;
+}
+
+int64_t Trace::LastNotify(const void* cell) const {
+  if (!enabled_) return -1;
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = last_notify_.find(cell);
+  return it == last_notify_.end() ? -1 : static_cast<int64_t>(it->second);
+}
+
+void Trace::Close() {
+  std::lock_guard<std::mutex> l(mu_);
+  if (!json_) return;
+  json_->Close();
+  if (!json_->ok() && error_.empty()) error_ = "error: cannot write trace";
 }
 
 }  // namespace pypto::sim

@@ -26,7 +26,11 @@ constexpr const char* kUsage =
     "                 [--verify-each] [--roundtrip-each] [--print-after=NAME]\n"
     "                 [--print-after-all] [--time-passes] [--target=a2a3|a5]\n"
     "       pypto-opt --list-passes | --list-pipelines | --help\n"
-    "FILE '-' reads stdin. With --emit=pto and -o DIR, writes DIR/<kernel>.pto per module.\n";
+    "FILE '-' reads stdin. Output: --emit=ir (the default) writes the IR to -o FILE;\n"
+    "--emit=pto writes DIR/<kernel>.pto per module to -o DIR; without -o, either goes\n"
+    "to stdout (PTO modules one after another).\n"
+    "Exit codes: 0 success; 1 diagnostics (parse, verify, pass or emit errors);\n"
+    "2 usage error or unreadable FILE; 3 internal error.\n";
 
 int Usage(const std::string& msg) {
   std::cerr << "pypto-opt: error: " << msg << "\n" << kUsage;

@@ -5,6 +5,7 @@
 //             [--sweep N [--keep-going]] [--expect NAME=FILE.npy ...] [--max-steps N]
 //             [--deadline SECONDS]
 //             [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]
+//             [--timeline FILE.html]
 //             [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]
 //
 // Verifies the program, runs it, and writes DIR/NAME.npy (DIR defaults to the
@@ -34,7 +35,8 @@ static std::string UsageText() {
          "N]\n"
          "                 [--deadline SECONDS]\n"
          "                 [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]\n"
-         "                 [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]\n"
+         "                 [--timeline FILE.html] [--stats] [--inputs-random=SEED] "
+         "[--memory-limit=BYTES]\n"
          "Verifies FILE, runs its entry on P simulated ranks (1.." +
          std::to_string(sim::kMaxRanks) +
          ") and writes\n"
@@ -55,6 +57,8 @@ static std::string UsageText() {
          "without --expect from the first seed's) and prints it for replay; --keep-going runs\n"
          "all N and counts the failing ones. --expect NAME=FILE.npy: output NAME must equal\n"
          "FILE (exit 1 otherwise). --max-steps N bounds loop iterations plus switch points.\n"
+         "--trace writes a Chrome trace JSON, streamed while the run goes; --timeline\n"
+         "writes a self-contained HTML page of the run (also of a deadlocked one).\n"
          "Exit codes: 0 success; 1 user error (diagnostics); 2 usage error or unreadable FILE;\n"
          "3 deadlock or race detected.\n";
 }
@@ -145,6 +149,8 @@ int main(int argc, char** argv) {
       opts.poison_nan = true;
     } else if (value_of(i, a, "--trace", &v)) {
       opts.trace_path = v;
+    } else if (value_of(i, a, "--timeline", &v)) {
+      opts.timeline_path = v;
     } else if (value_of(i, a, "--memory-limit", &v)) {
       std::string err;
       if (!sim::ParseByteSize(v, &opts.memory_limit, &err)) return Usage("--memory-limit: " + err);
@@ -165,7 +171,8 @@ int main(int argc, char** argv) {
   if (!have_ranks) return Usage("--ranks P is required");
   if (sweep && opts.schedule == sim::Schedule::kParallel)
     return Usage("--sweep needs --schedule=random:SEED or --schedule=pct:SEED[:DEPTH[:STEPS]]");
-  if (sweep && !opts.trace_path.empty()) return Usage("--sweep and --trace are exclusive");
+  if (sweep && (!opts.trace_path.empty() || !opts.timeline_path.empty()))
+    return Usage("--sweep and --trace / --timeline are exclusive");
   if (keep_going && !sweep) return Usage("--keep-going needs --sweep N");
 
   std::ifstream in(file, std::ios::binary);
@@ -189,6 +196,7 @@ int main(int argc, char** argv) {
     }
     inputs[name] = {a.dtype, a.shape, std::move(a.bytes)};
   }
+  opts.program_name = std::filesystem::path(file).filename().string();
   std::map<std::string, sim::HostArray> expected;
   for (const auto& [name, path] : expect_files) {
     NpyArray a;

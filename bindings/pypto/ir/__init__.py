@@ -44,6 +44,7 @@ def _inherit(src, dst):
     return dst
 
 
+@_args.checked("pypto.ir.parse")
 def parse(text, filename="<string>", *, verify=True, allow_internal_ops=True, constants=None,
           target_arch="a2a3"):
     """Parses IR text into a Program and (unless ``verify=False``) verifies it.
@@ -62,21 +63,29 @@ def parse(text, filename="<string>", *, verify=True, allow_internal_ops=True, co
     return prog
 
 
+@_args.checked("pypto.ir.parse_file")
 def parse_file(path, **kwargs):
     """Parses a ``.pir`` (or ``.py`` with a ``@pl.program`` class) file."""
     if not isinstance(path, (str, os.PathLike)):
         raise _args.ArgumentError(f"pypto.ir.parse_file: 'path' must be a str or path, got "
                                   f"{type(path).__name__} {path!r}")
     _args.options("pypto.ir.parse_file", kwargs, _PARSE_OPTIONS)
-    with open(path, encoding="utf-8") as f:
-        return parse(f.read(), filename=str(path), **kwargs)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:  # the message of pypto-opt / pypto-run for an unreadable file
+        raise _args.ArgumentError(f"pypto.ir.parse_file: cannot open input file '{os.fspath(path)}': "
+                                  f"{e.strerror or e}") from None
+    return parse(text, filename=str(path), **kwargs)
 
 
+@_args.checked("pypto.ir.python_print")
 def python_print(program):
     """The canonical IR text of a program (print -> parse -> print is byte-identical)."""
     return _core.python_print(_args.program("pypto.ir.python_print", program))
 
 
+@_args.checked("pypto.ir.verify")
 def verify(program, ssa=False):
     """Verifies a program (``ssa=True``: also require SSA form); raises VerifyError
     listing every problem."""
@@ -85,18 +94,21 @@ def verify(program, ssa=False):
     _mapped(program, _core.verify, program, ssa=ssa)
 
 
+@_args.checked("pypto.ir.structural_equal")
 def structural_equal(a, b):
     """True when two programs are structurally equal (spans and names ignored)."""
     return _core.structural_equal(_args.program("pypto.ir.structural_equal", a, "a"),
                                   _args.program("pypto.ir.structural_equal", b, "b"))
 
 
+@_args.checked("pypto.ir.structural_diff")
 def structural_diff(a, b):
     """None when structurally equal, else the first difference."""
     return _core.structural_diff(_args.program("pypto.ir.structural_diff", a, "a"),
                                  _args.program("pypto.ir.structural_diff", b, "b"))
 
 
+@_args.checked("pypto.ir.assert_structural_equal")
 def assert_structural_equal(a, b):
     """Raises AssertionError describing the first difference when ``a != b``."""
     why = structural_diff(a, b)
@@ -104,11 +116,13 @@ def assert_structural_equal(a, b):
         raise AssertionError(f"programs differ structurally: {why}")
 
 
+@_args.checked("pypto.ir.structural_hash")
 def structural_hash(program):
     """Hash consistent with structural_equal."""
     return _core.structural_hash(_args.program("pypto.ir.structural_hash", program))
 
 
+@_args.checked("pypto.ir.run_passes")
 def run_passes(program, pipeline="default", **options):
     """Runs a named pipeline (``"default"``) or a comma-separated pass list and returns
     the new Program. Options: verify_each, roundtrip_each, print_after (list of pass
@@ -124,11 +138,13 @@ def _run_passes(func, program, pipeline, options):
     return _inherit(program, out)
 
 
+@_args.checked("pypto.ir.pipeline_names")
 def pipeline_names():
     """Names of the named pipelines (``"default"``, ...)."""
     return _core.pipeline_names()
 
 
+@_args.checked("pypto.ir.pass_names")
 def pass_names(implemented_only=False):
     """Every known pass in default-pipeline order. Every registered pass is
     implemented, so ``implemented_only`` (kept for compatibility) changes nothing."""
@@ -136,11 +152,13 @@ def pass_names(implemented_only=False):
                                           "implemented_only"))
 
 
+@_args.checked("pypto.ir.compile")
 def compile(program, pipeline="default", **options):
     """Alias of :func:`run_passes` (upstream's ``ir.compile`` entry point name)."""
     return _run_passes("pypto.ir.compile", program, pipeline, options)
 
 
+@_args.checked("pypto.ir.emit_pto")
 def emit_pto(program, target_arch="", emit_source_loc=False):
     """PTO MLIR text of every kernel of a (lowered) program: dict name -> text."""
     _args.program("pypto.ir.emit_pto", program)

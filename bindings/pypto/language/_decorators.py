@@ -14,6 +14,7 @@ text, in source order, and compiles it on first use.
 import inspect
 import sys
 
+from .. import _args
 from . import _frontend
 
 
@@ -25,7 +26,8 @@ def program(cls=None, **kwargs):
 
     def wrap(c):
         if not inspect.isclass(c):
-            raise TypeError("@pl.program decorates a class whose methods are @pl.function's")
+            raise _args.ArgumentError("@pl.program decorates a class whose methods are "
+                                      f"@pl.function's, got {_args.describe(c)}")
         return _compile_class(c, frame)
 
     if cls is None:
@@ -66,6 +68,9 @@ def function(fn=None, *, type=None, level=None, role=None, **kwargs):
     The parser reads these arguments from the source; the method is returned as is."""
 
     def mark(f):
+        if not inspect.isfunction(f):
+            raise _args.ArgumentError("@pl.function decorates a method of a @pl.program class "
+                                      f"(a def), got {_args.describe(f)}")
         f.__pypto_function__ = dict(type=type, level=level, role=role, **kwargs)
         return f
 

@@ -9,6 +9,8 @@ from the source text — these objects never reach it, except ``pl.dynamic``
 symbols, which the decorators forward as ``NAME = pl.dynamic("NAME")``.
 """
 
+from .. import _args
+
 
 class DataType:
     """An element data type (``pl.FP32``). ``get_byte()`` is its size in bytes,
@@ -100,7 +102,8 @@ class DynVar(_SymExpr):
 
     def __init__(self, name):
         if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError(f"pl.dynamic: the symbol name must be an identifier, got {name!r}")
+            raise _args.ArgumentError(f"pl.dynamic: the symbol name must be an identifier, got "
+                                      f"{name!r}")
         super().__init__(name)
         self.name = name
 

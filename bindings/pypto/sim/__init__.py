@@ -58,7 +58,7 @@ class RunResult(dict):
 
 
 def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags, trace_path,
-                     inputs_seed, memory_limit, max_steps=0):
+                     timeline, inputs_seed, memory_limit, max_steps=0):
     func = "pypto.sim.run"
     _args.program(func, program)
     _args.integer(func, ranks, "ranks", 1, MAX_RANKS)
@@ -73,6 +73,7 @@ def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags,
     for name, value in flags.items():
         _args.boolean(func, value, name)
     _args.string(func, trace_path, "trace_path")
+    _args.string(func, timeline, "timeline")
     _args.integer(func, inputs_seed, "inputs_seed", 0, 2**64 - 1)
     _args.integer(func, max_steps, "max_steps", 0, 2**62)
     if isinstance(memory_limit, str):
@@ -80,10 +81,11 @@ def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags,
     return _args.integer(func, memory_limit, "memory_limit", 0, 2**63 - 1)
 
 
+@_args.checked("pypto.sim.run")
 def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_s=30.0,
         check_signals=False, detect_races=False, poison_nan=False, trace_path="",
         stats=False, inputs_random=False, inputs_seed=0, memory_limit=DEFAULT_MEMORY_LIMIT,
-        max_steps=0):
+        timeline="", max_steps=0):
     """Runs ``program`` on ``ranks`` simulated ranks; returns a :class:`RunResult`.
 
     inputs: {parameter name: array-like} for the entry's input tensors/scalars.
@@ -91,7 +93,9 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
     seeded, replayable) or "pct:SEED[:DEPTH[:STEPS]]" (one at a time, PCT priorities
     with DEPTH-1 change points; see docs/executor.md). max_steps (0 = no bound)
     bounds loop iterations plus switch points. detect_races / check_signals / poison_nan enable the
-    executor's detectors; trace_path writes a Chrome trace; inputs_random fills
+    executor's detectors; trace_path writes a Chrome trace (streamed); timeline
+    writes a self-contained HTML timeline of the run, also of a failed or
+    deadlocked one (the exception is raised after it is written); inputs_random fills
     missing inputs from inputs_seed. BF16 parameters take float arrays (rounded to
     BF16) or uint16 bit patterns, and BF16 outputs come back as float32.
     memory_limit: bytes (or "4G"-style text, 0 / "none" = no limit) the run's windows
@@ -100,8 +104,8 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
     memory_limit = _check_arguments(
         program, ranks, inputs, schedule, entry, deadline_s,
         dict(check_signals=check_signals, detect_races=detect_races, poison_nan=poison_nan,
-             stats=stats, inputs_random=inputs_random), trace_path, inputs_seed, memory_limit,
-        max_steps)
+             stats=stats, inputs_random=inputs_random), trace_path, timeline, inputs_seed,
+        memory_limit, max_steps)
     try:
         _core.verify(program)
     except _core.PyptoError as e:
@@ -122,7 +126,7 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
             poison_nan=poison_nan, trace_path=trace_path, stats=stats,
             inputs_random=inputs_random, inputs_seed=inputs_seed,
             bf16_inputs={n: True for n in bf16 & set(inputs)}, memory_limit=memory_limit,
-            verify=False, max_steps=max_steps)
+            verify=False, timeline_path=timeline, max_steps=max_steps)
     except _core.PyptoError as e:
         new = remap_error(e, getattr(program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):

@@ -128,6 +128,7 @@ class Exec {
   std::vector<DeferredCond> deferred;
   const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
   ManualRun* manual = nullptr;         // set while the body of a pl.manual_scope submits tasks
+  TraceNote* note = nullptr;           // the traced op's facts (set only while tracing)
 
   int device() const { return t.device; }
   bool is_host() const { return t.device < 0; }
@@ -233,6 +234,9 @@ class Interpreter {
   Value CallOp(Exec& ex, const ir::Call* c, std::vector<Value>& args);
   Value Dispatch(Exec& ex, const ir::Call* c, const ir::Function& f, std::vector<Value> args);
   void RunWorker(Exec& ex, std::vector<Task>& tasks);
+  // Records the span [ts, now) of ex's thread as an event (no-op when not tracing);
+  // op-level categories take the facts of *ex.note.
+  void TraceSpan(Exec& ex, const std::string& name, const char* cat, int64_t ts, Span sp);
   // Blocks until every defer_wait condition registered by `ex` holds.
   void WaitDeferred(Exec& ex, const std::string& function);
   void Bind(Exec& ex, const ir::Var* v, Value val);

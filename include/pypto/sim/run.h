@@ -54,7 +54,9 @@ struct RunOptions {
   bool check_signals = false;  // report non-zero signal cells (after collectives, at end)
   bool detect_races = false;   // happens-before race detection on window bytes
   bool poison_nan = false;     // fill windows (non-signal) and Out buffers with NaN
-  std::string trace_path;      // Chrome trace JSON ("" = none)
+  std::string trace_path;      // Chrome trace JSON, streamed while running ("" = none)
+  std::string timeline_path;   // self-contained HTML timeline ("" = none)
+  std::string program_name;    // shown in the timeline's title (the program file)
   bool stats = false;          // append bytes moved / notifies / waits per rank to report
   // When set, inputs that are not given are generated from this seed as exactly
   // representable small integers (so float sums are order-independent).

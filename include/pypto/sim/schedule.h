@@ -42,6 +42,12 @@ struct BlockInfo {
   std::function<std::string()> describe;
 };
 
+// A thread found blocked when a deadlock was declared (for the timeline).
+struct DeadlockedThread {
+  int tid = 0;
+  std::string thread, what, where, condition;
+};
+
 struct ThreadState;
 
 // One logical thread of execution.
@@ -75,6 +81,8 @@ class Scheduler {
   virtual bool aborted() const = 0;
   // Set once a deadlock was detected: the rendered report.
   virtual std::string deadlock_report() const = 0;
+  // The blocked threads of that deadlock, by tid (empty when there was none).
+  virtual std::vector<DeadlockedThread> deadlocked() const = 0;
   // A monotonically increasing timestamp for traces (µs in parallel mode,
   // switch-step count in random mode, which keeps traces deterministic).
   virtual int64_t Now(LogicalThread& t) = 0;

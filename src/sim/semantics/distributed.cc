@@ -120,10 +120,15 @@ Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   ir::NotifyOp op = ex.KwEnum(c, "op", ir::NotifyOp::kAtomicAdd);
   const TensorVal& t = SignalView(ex, a[0], "target", op == ir::NotifyOp::kAtomicAdd);
   int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
-  int64_t off = ex.CellByteOffset(t, ex.Ints(a[2], "offsets"), "offsets");
+  std::vector<int64_t> idx = ex.Ints(a[2], "offsets");
+  int64_t off = ex.CellByteOffset(t, idx, "offsets");
   int64_t v = ex.Int(a[3], "value");
   uint8_t* cell = ex.m.WindowBytes(t.alloc, dev) + off;
   ex.races.Release(ex.t, t.alloc, dev, off);
+  if (ex.note) {  // registered before the write, so a wait that sees the write finds it
+    ex.note->id = ex.in.trace.NoteNotify(cell);
+    ex.note->cell = CellName(ex, t, idx) + fmt::format(" of rank {}", dev);
+  }
   switch (op) {
     case ir::NotifyOp::kSet:
       CellSet(cell, static_cast<int32_t>(v));
@@ -160,7 +165,14 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
       return fmt::format("{} expected {} {} ({}), actual {}", name, eq ? "==" : ">=", expected,
                          eq ? "Eq" : "Ge", CellLoad(cell));
     };
+    int64_t t0 = ex.note ? ex.sched.Now(ex.t) : 0;
     ex.sched.Block(ex.t, ready, std::move(bi));
+    if (ex.note) ex.note->blocked = ex.sched.Now(ex.t) - t0;
+  }
+  if (ex.note) {
+    ex.note->wait = true;
+    ex.note->released_by = ex.in.trace.LastNotify(cell);
+    ex.note->cell = CellName(ex, t, idx) + fmt::format(" of rank {}", ex.device());
   }
   ex.races.Acquire(ex.t, t.alloc, ex.device(), off);
   return Value::None();

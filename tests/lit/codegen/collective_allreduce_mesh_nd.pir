@@ -8,6 +8,15 @@
 # Exact sums on P = 2 and 4 before and after --pipeline=default.
 # RUN: rm -rf %t.d && mkdir -p %t.d
 # RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s
+# The accumulator carried through `for peer` / `if peer != me` has one exact
+# type on every path (ptoas types are exact; pad and valid extents included).
+# RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=CARRY
+# CARRY: %acc_all = scf.for {{.*}} iter_args(%acc_it = %{{[a-z_0-9]+}}) -> ([[T:!pto.tile_buf<[^>]*>]]) {
+# CARRY: %acc_sel = scf.if %{{.*}} -> ([[T]]) {
+# CARRY: scf.yield %{{[a-z_0-9]+}} : [[T]]
+# CARRY-NEXT: } else {
+# CARRY-NEXT: scf.yield %acc_it : [[T]]
+# CARRY: scf.yield %acc_sel : [[T]]
 # RUN: pypto-opt %s --pipeline=default --verify-each --roundtrip-each -o %t.d/lowered.pir 2>/dev/null
 # RUN: %python -c "import numpy as np; np.save('%t.d/x2.npy', (np.arange(2 * 256) %% 29 - 14).astype(np.float32).reshape(2, 2, 4, 32))"
 # RUN: %python -c "import numpy as np; np.save('%t.d/x4.npy', (np.arange(4 * 256) %% 31 - 15).astype(np.float32).reshape(4, 2, 4, 32))"

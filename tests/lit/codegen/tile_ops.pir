@@ -10,10 +10,15 @@
 # CHECK:          %a_pview = pto.partition_view %x_view, offsets = [%c0_index, %c0_index], sizes = [%c16_index, %c64_index] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x64xf32>
 # CHECK-NEXT:     pto.tload ins(%a_pview : !pto.partition_tensor_view<16x64xf32>) outs(%a : !pto.tile_buf<{{.*}}>)
 # CHECK:          pto.tmul ins(%a, %a : !pto.tile_buf<{{.*}}>, !pto.tile_buf<{{.*}}>) outs(%b : !pto.tile_buf<{{.*}}>)
-# CHECK:          %[[R:.+]]:2 = scf.for %i = %c0_index to %arg2 step %c1_index iter_args(%acc = %b, %k = %c0_index) -> (!pto.tile_buf<{{.*}}>, index) {
+# The loop result is resized after the loop, so the carried tile is typed
+# dynamic-valid from the start; the buffers entering it (the init %b, the
+# yielded %s) are retyped to that type at their own addresses.
+# CHECK:          %b_as = pto.alloc_tile addr = %c4096_i64 valid_row = %c16_index valid_col = %c64_index : !pto.tile_buf<{{.*}}v_row=?, v_col=?{{.*}}pad=0>
+# CHECK-NEXT:     %[[R:.+]]:2 = scf.for %i = %c0_index to %arg2 step %c1_index iter_args(%acc = %b_as, %k = %c0_index) -> (!pto.tile_buf<{{.*}}v_row=?, v_col=?{{.*}}>, index) {
 # CHECK-NEXT:       pto.tadd ins(%acc, %a : {{.*}}) outs(%s : {{.*}})
 # CHECK-NEXT:       %[[K:[0-9]+]] = arith.addi %k, %c1_index : index
-# CHECK-NEXT:       scf.yield %s, %[[K]] : !pto.tile_buf<{{.*}}>, index
+# CHECK-NEXT:       %s_as = pto.alloc_tile addr = %c8192_i64 valid_row = %c16_index valid_col = %c64_index : !pto.tile_buf<{{.*}}v_row=?, v_col=?{{.*}}>
+# CHECK-NEXT:       scf.yield %s_as, %[[K]] : !pto.tile_buf<{{.*}}v_row=?, v_col=?{{.*}}>, index
 # CHECK-NEXT:     }
 # CHECK:          %[[C:[0-9]+]] = arith.cmpi sgt, %[[R]]#1, %c2_index : index
 # CHECK-NEXT:     %{{.*}} = scf.if %[[C]] -> (index) {

@@ -20,3 +20,9 @@
 # PA: pypto-opt: error: --print-after: unknown pass 'nope'
 # RUN: %python %S/Inputs/expect_exit.py 0 pypto-opt --help | FileCheck %s --check-prefix=HELP
 # HELP: usage: pypto-opt FILE [--passes=a,b | --pipeline=NAME]
+# Where the output goes without -o is stated.
+# HELP: FILE '-' reads stdin. Output: --emit=ir (the default) writes the IR to -o FILE;
+# HELP-NEXT: --emit=pto writes DIR/<kernel>.pto per module to -o DIR; without -o, either goes
+# HELP-NEXT: to stdout (PTO modules one after another).
+# HELP-NEXT: Exit codes: 0 success; 1 diagnostics (parse, verify, pass or emit errors);
+# HELP-NEXT: 2 usage error or unreadable FILE; 3 internal error.

@@ -31,7 +31,10 @@ void Exec::Fail(const std::string& msg, int code) const {
   throw SimError(s, (op.empty() ? "" : op + ": ") + msg + who, code);
 }
 
-void Exec::Point() { sched.Point(t); }
+void Exec::Point() {
+  if (!sched.Tick()) throw StepBudgetError(cur_call ? cur_call->span : Span{}, sched.max_steps());
+  sched.Point(t);
+}
 
 const Value* Exec::Arg(const Call& c, std::vector<Value>& args, std::string_view name) {
   if (!c.op) return nullptr;

@@ -573,6 +573,7 @@ Interpreter::Flow Interpreter::ExecFor(Exec& ex, const ForStmt* s) {
   for (int64_t i = start; !wrapped && (step > 0 ? i < stop : i > stop);
        wrapped = __builtin_add_overflow(i, step, &i)) {
     if (sched.aborted()) throw Aborted{};  // torn down (failure, deadlock, cancel)
+    if (!sched.Tick()) throw StepBudgetError(s->span, sched.max_steps());
     Bind(ex, s->loop_var, Value::Int(i, ldt));
     for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);
     ex.frame->yielded.clear();
@@ -598,6 +599,7 @@ Interpreter::Flow Interpreter::ExecWhile(Exec& ex, const WhileStmt* s) {
   for (const IterArg* ia : s->iter_args)
     cur.push_back(ex.manual ? EvalLazy(ex, ia->init) : Eval(ex, ia->init));
   for (int64_t guard = 0;; ++guard) {
+    if (!sched.Tick()) throw StepBudgetError(s->span, sched.max_steps());
     for (size_t k = 0; k < s->iter_args.size(); ++k) Bind(ex, s->iter_args[k], cur[k]);
     if (s->cond && !Eval(ex, s->cond).AsBool()) break;
     ex.frame->yielded.clear();

@@ -27,21 +27,68 @@ namespace pypto::sim {
 
 using namespace ir;
 
+namespace {
+
+// Digits only, at most 19 (fits in int64).
+bool ParseDigits(const std::string& s, uint64_t* v) {
+  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  *v = std::stoull(s);
+  return true;
+}
+
+}  // namespace
+
 bool ParseSchedule(const std::string& text, RunOptions* o, std::string* error) {
   if (text == "parallel") {
     o->schedule = Schedule::kParallel;
     return true;
   }
-  if (text.rfind("random:", 0) == 0 && text.size() > 7) {
-    std::string s = text.substr(7);
-    if (s.find_first_not_of("0123456789") == std::string::npos && s.size() <= 19) {
-      o->schedule = Schedule::kRandom;
-      o->seed = std::stoull(s);
+  uint64_t v = 0;
+  if (text.rfind("random:", 0) == 0 && ParseDigits(text.substr(7), &v)) {
+    o->schedule = Schedule::kRandom;
+    o->seed = v;
+    return true;
+  }
+  if (text.rfind("pct:", 0) == 0) {
+    std::vector<std::string> parts;
+    size_t b = 4;
+    for (;;) {
+      size_t e = text.find(':', b);
+      parts.push_back(text.substr(b, e == std::string::npos ? std::string::npos : e - b));
+      if (e == std::string::npos) break;
+      b = e + 1;
+    }
+    uint64_t seed = 0, depth = kDefaultPctDepth, steps = kDefaultPctSteps;
+    bool ok = parts.size() <= 3 && ParseDigits(parts[0], &seed);
+    if (ok && parts.size() >= 2) ok = ParseDigits(parts[1], &depth) && depth >= 1 && depth <= 64;
+    if (ok && parts.size() >= 3) ok = ParseDigits(parts[2], &steps) && steps >= 1;
+    if (ok) {
+      o->schedule = Schedule::kPct;
+      o->seed = seed;
+      o->pct_depth = static_cast<int>(depth);
+      o->pct_steps = static_cast<int64_t>(steps);
       return true;
     }
   }
-  *error = "bad --schedule '" + text + "'; expected parallel or random:SEED";
+  *error = "bad --schedule '" + text +
+           "'; expected parallel, random:SEED or pct:SEED[:DEPTH[:STEPS]] (DEPTH 1..64, default " +
+           std::to_string(kDefaultPctDepth) + "; STEPS >= 1, default " +
+           std::to_string(kDefaultPctSteps) + ")";
   return false;
+}
+
+std::string ScheduleString(const RunOptions& o) {
+  switch (o.schedule) {
+    case Schedule::kParallel:
+      return "parallel";
+    case Schedule::kRandom:
+      return "random:" + std::to_string(o.seed);
+    case Schedule::kPct:
+      return "pct:" + std::to_string(o.seed) + ":" + std::to_string(o.pct_depth) + ":" +
+             std::to_string(o.pct_steps);
+  }
+  return "parallel";
 }
 
 namespace {
@@ -366,7 +413,8 @@ class EntryBinding {
     for (int64_t d : shape) per *= d;
     int64_t nb = per * DTypeBytes(dt);
     int a = machine_.NewAllocation(p->name_hint, std::max<int64_t>(nb, 4), p->span);
-    for (int d = 0; d < P_; ++d)
+    // nb == 0 (a zero-size view) copies nothing; bytes.data() may then be null.
+    for (int d = 0; d < P_ && nb > 0; ++d)
       std::memcpy(machine_.WindowBytes(a, d), bytes.data() + (host_ ? 0 : d * nb),
                   static_cast<size_t>(nb));
     auto t = std::make_shared<TensorVal>();
@@ -385,7 +433,7 @@ class EntryBinding {
   void BindTensor(const Var* p, DataType dt, ParamDirection dir, const std::vector<int64_t>& shape,
                   const std::vector<int64_t>& full, const std::vector<uint8_t>& bytes) {
     auto t = NewHostTensor(dt, full, p->name_hint);
-    std::memcpy(t->host->data, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(t->host->data, bytes.data(), bytes.size());
     args.push_back(Value::Of(t));
     if (!host_)
       for (int d = 0; d < P_; ++d) {

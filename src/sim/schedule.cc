@@ -1,9 +1,10 @@
-// The parallel and random:SEED schedules (see include/pypto/sim/schedule.h).
+// The parallel, random:SEED and pct:SEED:DEPTH:STEPS schedules (see include/pypto/sim/schedule.h).
 #include "pypto/sim/schedule.h"
 
 #include <fmt/format.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -33,7 +34,9 @@ using Clock = std::chrono::steady_clock;
 
 class SchedulerBase : public Scheduler {
  public:
-  explicit SchedulerBase(const RunOptions& o) : opts_(o), start_(Clock::now()) {}
+  explicit SchedulerBase(const RunOptions& o) : opts_(o), start_(Clock::now()) {
+    max_steps_ = o.max_steps;
+  }
   ~SchedulerBase() override = default;
 
   void Abort() override {
@@ -231,13 +234,14 @@ class ParallelScheduler : public SchedulerBase {
 };
 
 // ---------------------------------------------------------------- random
-class RandomScheduler : public SchedulerBase {
+// One logical thread at a time; the baton policy (Pick) is the subclass's.
+class BatonScheduler : public SchedulerBase {
  public:
-  explicit RandomScheduler(const RunOptions& o) : SchedulerBase(o), rng_(o.seed) {}
+  explicit BatonScheduler(const RunOptions& o) : SchedulerBase(o), rng_(o.seed) {}
 
   void Start(LogicalThread& main) override {
     std::lock_guard<std::mutex> l(mu_);
-    Register(main, TState::kRunning);
+    OnRegister(*Register(main, TState::kRunning));
     current_ = main.tid;
   }
   void Finish(LogicalThread& main) override {
@@ -272,7 +276,7 @@ class RandomScheduler : public SchedulerBase {
       std::unique_lock<std::mutex> l(mu_);
       if (aborted_) throw Aborted{};
       ps->kids_left = static_cast<int>(kids.size());
-      for (auto& k : kids) Register(*k, TState::kRunning);
+      for (auto& k : kids) OnRegister(*Register(*k, TState::kRunning));
       ps->state = TState::kJoining;
     }
     std::string failed = StartThreads(threads, kids, ps, [this, ps, &body](LogicalThread* kt) {
@@ -305,11 +309,23 @@ class RandomScheduler : public SchedulerBase {
     if (!ok || aborted_) throw Aborted{};
   }
 
+ protected:
+  // Policy hooks (mu_ held): a thread was registered; a switch point of the
+  // running thread `t` at step steps_; the next thread among runnable `cand`.
+  virtual void OnRegister(ThreadState&) {}
+  virtual void OnStep(LogicalThread&) {}
+  virtual ThreadState* Pick(const std::vector<ThreadState*>& cand) = 0;
+  virtual std::string Describe() const = 0;
+
+  std::mt19937_64 rng_;
+  int64_t steps_ = 0;
+
  private:
-  // Picks the next runnable thread (seeded), hands it the baton and waits until
-  // the baton comes back to `t`. mu_ held.
+  // Picks the next runnable thread, hands it the baton and waits until the
+  // baton comes back to `t`. mu_ held.
   void Switch(LogicalThread& t, std::unique_lock<std::mutex>& l) {
     ++steps_;
+    OnStep(t);
     if (!PassOn(l)) throw Aborted{};
     cv_.wait(l, [&] { return current_ == t.tid || aborted_; });
     if (aborted_) throw Aborted{};
@@ -324,26 +340,78 @@ class RandomScheduler : public SchedulerBase {
       if (Runnable(s.get())) cand.push_back(s.get());
     }
     if (cand.empty()) {
-      if (any_live)
-        ReportDeadlock("no runnable thread remains (random schedule, seed " +
-                       std::to_string(opts_.seed) + ")");
+      if (any_live) ReportDeadlock("no runnable thread remains (" + Describe() + ")");
       return false;
     }
-    ThreadState* pick = cand[cand.size() == 1 ? 0 : rng_() % cand.size()];
+    ThreadState* pick = Pick(cand);
     current_ = pick->t->tid;
     cv_.notify_all();
     return true;
   }
 
-  std::mt19937_64 rng_;
   int current_ = -1;
-  int64_t steps_ = 0;
+};
+
+// random:SEED: a uniformly chosen runnable thread at every switch point.
+class RandomScheduler : public BatonScheduler {
+ public:
+  using BatonScheduler::BatonScheduler;
+
+ protected:
+  ThreadState* Pick(const std::vector<ThreadState*>& cand) override {
+    return cand[cand.size() == 1 ? 0 : rng_() % cand.size()];
+  }
+  std::string Describe() const override {
+    return "random schedule, seed " + std::to_string(opts_.seed);
+  }
+};
+
+// pct:SEED:DEPTH:STEPS: the runnable thread of highest priority runs. Every
+// thread gets a random priority above DEPTH when registered; at the i-th change
+// point (DEPTH-1 of them, distinct steps drawn from 1..STEPS) the running
+// thread's priority becomes DEPTH-i, below every initial priority. Ties (never
+// in practice: 63 random bits) go to the lower tid.
+class PctScheduler : public BatonScheduler {
+ public:
+  explicit PctScheduler(const RunOptions& o) : BatonScheduler(o) {
+    int64_t horizon = std::max<int64_t>(o.pct_steps, 1);
+    int changes = std::max(o.pct_depth - 1, 0);
+    std::vector<int64_t> pts;
+    while (static_cast<int64_t>(pts.size()) < std::min<int64_t>(changes, horizon)) {
+      int64_t k = 1 + static_cast<int64_t>(rng_() % static_cast<uint64_t>(horizon));
+      if (std::find(pts.begin(), pts.end(), k) == pts.end()) pts.push_back(k);
+    }
+    // pts[i] is the step of change point i+1 (drawn order = index order).
+    for (size_t i = 0; i < pts.size(); ++i) change_at_[pts[i]] = static_cast<int>(i) + 1;
+  }
+
+ protected:
+  void OnRegister(ThreadState& s) override {
+    prio_[s.t->tid] = static_cast<uint64_t>(opts_.pct_depth) + 1 + (rng_() >> 1);
+  }
+  void OnStep(LogicalThread& t) override {
+    auto it = change_at_.find(steps_);
+    if (it == change_at_.end()) return;
+    prio_[t.tid] = static_cast<uint64_t>(std::max(opts_.pct_depth - it->second, 0));
+  }
+  ThreadState* Pick(const std::vector<ThreadState*>& cand) override {
+    ThreadState* best = cand[0];
+    for (ThreadState* c : cand)
+      if (prio_[c->t->tid] > prio_[best->t->tid]) best = c;
+    return best;
+  }
+  std::string Describe() const override { return "schedule " + ScheduleString(opts_); }
+
+ private:
+  std::map<int, uint64_t> prio_;      // by tid
+  std::map<int64_t, int> change_at_;  // step -> change point index (1-based)
 };
 
 }  // namespace
 
 std::unique_ptr<Scheduler> MakeScheduler(const RunOptions& opts) {
   if (opts.schedule == Schedule::kRandom) return std::make_unique<RandomScheduler>(opts);
+  if (opts.schedule == Schedule::kPct) return std::make_unique<PctScheduler>(opts);
   return std::make_unique<ParallelScheduler>(opts);
 }
 

@@ -1,7 +1,9 @@
 // pypto-run: run a program (IR text / DSL .py) on P simulated ranks.
 //
 //   pypto-run FILE --ranks P --input NAME=FILE.npy ... --output-dir DIR
-//             [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]
+//             [--entry FUNC] [--schedule=parallel|random:SEED|pct:SEED[:DEPTH[:STEPS]]]
+//             [--sweep N [--keep-going]] [--expect NAME=FILE.npy ...] [--max-steps N]
+//             [--deadline SECONDS]
 //             [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]
 //             [--timeline FILE.html]
 //             [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]
@@ -27,7 +29,11 @@ using namespace pypto;
 // The usage text; the limits come from their one declaration in run.h.
 static std::string UsageText() {
   return "usage: pypto-run FILE --ranks P [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
-         "                 [--entry FUNC] [--schedule=parallel|random:SEED] [--deadline SECONDS]\n"
+         "                 [--entry FUNC] "
+         "[--schedule=parallel|random:SEED|pct:SEED[:DEPTH[:STEPS]]]\n"
+         "                 [--sweep N [--keep-going]] [--expect NAME=FILE.npy ...] [--max-steps "
+         "N]\n"
+         "                 [--deadline SECONDS]\n"
          "                 [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]\n"
          "                 [--timeline FILE.html] [--stats] [--inputs-random=SEED] "
          "[--memory-limit=BYTES]\n"
@@ -40,6 +46,17 @@ static std::string UsageText() {
          std::to_string(sim::kDefaultMemoryLimit >> 30) +
          "G)\n"
          "bounds the run's windows (all ranks) and host tensors.\n"
+         "--schedule: parallel (OS threads), random:SEED (one thread at a time, seeded),\n"
+         "pct:SEED[:DEPTH[:STEPS]] (priority schedule with DEPTH-1 change points on switch\n"
+         "steps 1..STEPS; default DEPTH " +
+         std::to_string(sim::kDefaultPctDepth) + ", STEPS " +
+         std::to_string(sim::kDefaultPctSteps) +
+         ").\n"
+         "--sweep N runs seeds SEED .. SEED+N-1 of a random or pct schedule, stops at the first\n"
+         "failing one (a non-zero exit, or outputs that differ from the --expect files, or\n"
+         "without --expect from the first seed's) and prints it for replay; --keep-going runs\n"
+         "all N and counts the failing ones. --expect NAME=FILE.npy: output NAME must equal\n"
+         "FILE (exit 1 otherwise). --max-steps N bounds loop iterations plus switch points.\n"
          "--trace writes a Chrome trace JSON, streamed while the run goes; --timeline\n"
          "writes a self-contained HTML page of the run (also of a deadlocked one).\n"
          "Exit codes: 0 success; 1 user error (diagnostics); 2 usage error or unreadable FILE;\n"
@@ -63,6 +80,9 @@ int main(int argc, char** argv) {
   sim::RunOptions opts;
   std::map<std::string, std::string> input_files;
   bool have_ranks = false, have_out_dir = false;
+  uint64_t sweep = 0;
+  bool keep_going = false;
+  std::map<std::string, std::string> expect_files;
   auto value_of = [&](int& i, const std::string& a, const std::string& flag, std::string* v) {
     if (a == flag) {
       if (i + 1 >= argc) return false;
@@ -99,6 +119,21 @@ int main(int argc, char** argv) {
     } else if (value_of(i, a, "--schedule", &v)) {
       std::string err;
       if (!sim::ParseSchedule(v, &opts, &err)) return Usage(err);
+    } else if (value_of(i, a, "--sweep", &v)) {
+      if (!ParseUInt(v, &sweep) || sweep < 1 || sweep > 1000000)
+        return Usage("--sweep expects a number of seeds 1..1000000, got '" + v + "'");
+    } else if (a == "--keep-going") {
+      keep_going = true;
+    } else if (value_of(i, a, "--expect", &v)) {
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return Usage("--expect expects NAME=FILE.npy, got '" + v + "'");
+      expect_files[v.substr(0, eq)] = v.substr(eq + 1);
+    } else if (value_of(i, a, "--max-steps", &v)) {
+      uint64_t n;
+      if (!ParseUInt(v, &n) || n < 1 || n > (uint64_t{1} << 62))
+        return Usage("--max-steps expects a positive step count, got '" + v + "'");
+      opts.max_steps = static_cast<int64_t>(n);
     } else if (value_of(i, a, "--deadline", &v)) {
       char* end = nullptr;
       double d = std::strtod(v.c_str(), &end);
@@ -134,6 +169,11 @@ int main(int argc, char** argv) {
   }
   if (file.empty()) return Usage("no program file given");
   if (!have_ranks) return Usage("--ranks P is required");
+  if (sweep && opts.schedule == sim::Schedule::kParallel)
+    return Usage("--sweep needs --schedule=random:SEED or --schedule=pct:SEED[:DEPTH[:STEPS]]");
+  if (sweep && (!opts.trace_path.empty() || !opts.timeline_path.empty()))
+    return Usage("--sweep and --trace / --timeline are exclusive");
+  if (keep_going && !sweep) return Usage("--keep-going needs --sweep N");
 
   std::ifstream in(file, std::ios::binary);
   if (!in) return Usage("cannot open input file '" + file + "'");
@@ -157,7 +197,77 @@ int main(int argc, char** argv) {
     inputs[name] = {a.dtype, a.shape, std::move(a.bytes)};
   }
   opts.program_name = std::filesystem::path(file).filename().string();
-  sim::RunResult r = sim::RunProgram(ctx, *prog, inputs, opts);
+  std::map<std::string, sim::HostArray> expected;
+  for (const auto& [name, path] : expect_files) {
+    NpyArray a;
+    std::string err;
+    if (!ReadNpyFile(path, &a, &err)) {
+      std::cerr << "pypto-run: error: --expect '" << name << "': " << err << "\n";
+      return 1;
+    }
+    expected[name] = {a.dtype, a.shape, std::move(a.bytes)};
+  }
+  // "" when `r` has every expected output with the expected dtype, shape and bytes.
+  auto mismatch = [](const sim::RunResult& r, const std::map<std::string, sim::HostArray>& want,
+                     const std::string& against) -> std::string {
+    for (const auto& [name, arr] : want) {
+      auto it = r.outputs.find(name);
+      if (it == r.outputs.end()) return "no output '" + name + "' " + against;
+      if (it->second.dtype != arr.dtype || it->second.shape != arr.shape ||
+          it->second.bytes != arr.bytes)
+        return "output '" + name + "' differs from " + against;
+    }
+    return "";
+  };
+  sim::RunResult r;
+  if (!sweep) {
+    r = sim::RunProgram(ctx, *prog, inputs, opts);
+    std::string bad = r.exit_code == 0 ? mismatch(r, expected, "the --expect file") : "";
+    if (!bad.empty()) {
+      std::cerr << r.report << "pypto-run: error: " << bad << "\n";
+      return 1;
+    }
+  } else {
+    // Seeds SEED .. SEED+N-1: every run must succeed with the expected outputs
+    // (without --expect: the first run's).
+    sim::RunOptions first = opts;
+    uint64_t failures = 0;
+    std::string first_failure;
+    for (uint64_t k = 0; k < sweep; ++k) {
+      sim::RunOptions o = opts;
+      o.seed = opts.seed + k;
+      o.verify = k == 0;
+      sim::RunResult rk = sim::RunProgram(ctx, *prog, inputs, o);
+      std::string failed;
+      if (rk.exit_code != 0)
+        failed = "exit " + std::to_string(rk.exit_code);
+      else if (!expected.empty())
+        failed = mismatch(rk, expected, "the --expect file");
+      else if (k > 0)
+        failed = mismatch(rk, r.outputs, "the one under --schedule=" + sim::ScheduleString(first));
+      if (!failed.empty()) {
+        std::string line = "pypto-run: sweep: --schedule=" + sim::ScheduleString(o) + " failed (" +
+                           failed + ", seed " + std::to_string(k + 1) + " of " +
+                           std::to_string(sweep) +
+                           "); replay it with --schedule=" + sim::ScheduleString(o) + "\n";
+        if (!keep_going) {
+          std::cerr << rk.report << line;
+          return rk.exit_code != 0 ? rk.exit_code : 1;
+        }
+        if (failures++ == 0) first_failure = rk.report + line;
+      }
+      if (k == 0) r = std::move(rk);
+    }
+    opts.seed += sweep - 1;
+    std::string range = sim::ScheduleString(first) + " .. " + sim::ScheduleString(opts);
+    if (failures) {
+      std::cerr << first_failure << "pypto-run: sweep: " << failures << " of " << sweep
+                << " schedules failed (" << range << ")\n";
+      return 1;
+    }
+    r.report +=
+        "pypto-run: sweep: " + std::to_string(sweep) + " schedules passed (" + range + ")\n";
+  }
   std::cerr << r.report;
   if (!r.outputs.empty()) {
     std::error_code ec;

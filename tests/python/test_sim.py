@@ -49,7 +49,7 @@ class Shift:
 
 
 @pytest.mark.parametrize("ranks", [2, 3, 4])
-@pytest.mark.parametrize("schedule", ["parallel", "random:1", "random:99"])
+@pytest.mark.parametrize("schedule", ["parallel", "random:1", "random:99", "pct:3", "pct:4:5:16"])
 def test_shift_on_p_ranks(ranks, schedule):
     x = np.arange(ranks * 32, dtype=np.float32).reshape(ranks, 4, 8)
     out = pypto.sim.run(Shift, ranks=ranks, inputs={"x": x}, schedule=schedule)
@@ -76,6 +76,33 @@ def test_missing_input_is_a_sim_error():
 def test_bad_schedule_is_a_value_error():
     with pytest.raises(ValueError, match="run_program: "):
         pypto.sim.run(Shift, ranks=2, inputs={}, schedule="sometimes")
+
+
+def test_pct_trace_is_deterministic(tmp_path):
+    x = np.arange(96, dtype=np.float32).reshape(3, 4, 8)
+    traces = []
+    for k in range(2):
+        path = str(tmp_path / ("t%d.json" % k))
+        pypto.sim.run(Shift, ranks=3, inputs={"x": x}, schedule="pct:11:2:8", trace_path=path)
+        traces.append(open(path, "rb").read())
+    assert traces[0] == traces[1] and b"traceEvents" in traces[0]
+
+
+def test_max_steps_bounds_the_run():
+    x = np.ones((2, 4, 8), dtype=np.float32)
+    with pytest.raises(pypto.SimError) as info:
+        pypto.sim.run(Shift, ranks=2, inputs={"x": x}, schedule="pct:1", max_steps=3)
+    assert info.value.exit_code == 1
+    assert "error: the run exceeded its step budget (--max-steps 3: loop iterations plus " \
+           "schedule switch points, summed over all threads)" in str(info.value)
+    with pytest.raises(pypto.ArgumentError, match=r"max_steps=-1 is out of range \(0 \.\. "):
+        pypto.sim.run(Shift, ranks=2, inputs={"x": x}, max_steps=-1)
+
+
+def test_bad_pct_schedule_is_a_value_error():
+    with pytest.raises(ValueError, match=r"bad --schedule 'pct:1:99'; expected parallel, "
+                       r"random:SEED or pct:SEED\[:DEPTH\[:STEPS\]\] \(DEPTH 1\.\.64"):
+        pypto.sim.run(Shift, ranks=2, inputs={}, schedule="pct:1:99")
 
 
 @pl.program

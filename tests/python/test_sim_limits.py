@@ -257,7 +257,8 @@ print("the run finished")
     (lambda p: pypto.sim.run(p, 2, schedule=1),
      "pypto.sim.run: 'schedule' must be a str, got int 1"),
     (lambda p: pypto.sim.run(p, 2, schedule="sometimes"),
-     "run_program: bad --schedule 'sometimes'; expected parallel or random:SEED"),
+     "run_program: bad --schedule 'sometimes'; expected parallel, random:SEED or "
+     "pct:SEED[:DEPTH[:STEPS]] (DEPTH 1..64, default 3; STEPS >= 1, default 64)"),
 ])
 def test_bad_arguments_raise_argument_error(call, message):
     with pytest.raises(pypto.ArgumentError) as info:

@@ -58,7 +58,7 @@ class RunResult(dict):
 
 
 def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags, trace_path,
-                     timeline, inputs_seed, memory_limit):
+                     timeline, inputs_seed, memory_limit, max_steps=0):
     func = "pypto.sim.run"
     _args.program(func, program)
     _args.integer(func, ranks, "ranks", 1, MAX_RANKS)
@@ -75,6 +75,7 @@ def _check_arguments(program, ranks, inputs, schedule, entry, deadline_s, flags,
     _args.string(func, trace_path, "trace_path")
     _args.string(func, timeline, "timeline")
     _args.integer(func, inputs_seed, "inputs_seed", 0, 2**64 - 1)
+    _args.integer(func, max_steps, "max_steps", 0, 2**62)
     if isinstance(memory_limit, str):
         return _core.parse_byte_size(memory_limit)
     return _args.integer(func, memory_limit, "memory_limit", 0, 2**63 - 1)
@@ -93,12 +94,14 @@ def _subworker_dispatcher(program):
 def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_s=30.0,
         check_signals=False, detect_races=False, poison_nan=False, trace_path="",
         stats=False, inputs_random=False, inputs_seed=0, memory_limit=DEFAULT_MEMORY_LIMIT,
-        timeline=""):
+        timeline="", max_steps=0):
     """Runs ``program`` on ``ranks`` simulated ranks; returns a :class:`RunResult`.
 
     inputs: {parameter name: array-like} for the entry's input tensors/scalars.
-    schedule: "parallel" (OS threads) or "random:SEED" (one logical thread at a time,
-    seeded, replayable). detect_races / check_signals / poison_nan enable the
+    schedule: "parallel" (OS threads), "random:SEED" (one logical thread at a time,
+    seeded, replayable) or "pct:SEED[:DEPTH[:STEPS]]" (one at a time, PCT priorities
+    with DEPTH-1 change points; see docs/executor.md). max_steps (0 = no bound)
+    bounds loop iterations plus switch points. detect_races / check_signals / poison_nan enable the
     executor's detectors; trace_path writes a Chrome trace (streamed); timeline
     writes a self-contained HTML timeline of the run, also of a failed or
     deadlocked one (the exception is raised after it is written); inputs_random fills
@@ -111,7 +114,7 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
         program, ranks, inputs, schedule, entry, deadline_s,
         dict(check_signals=check_signals, detect_races=detect_races, poison_nan=poison_nan,
              stats=stats, inputs_random=inputs_random), trace_path, timeline, inputs_seed,
-        memory_limit)
+        memory_limit, max_steps)
     try:
         _core.verify(program)
     except _core.PyptoError as e:
@@ -132,7 +135,8 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
             poison_nan=poison_nan, trace_path=trace_path, stats=stats,
             inputs_random=inputs_random, inputs_seed=inputs_seed,
             bf16_inputs={n: True for n in bf16 & set(inputs)}, memory_limit=memory_limit,
-            verify=False, timeline_path=timeline, subworker=_subworker_dispatcher(program))
+            verify=False, timeline_path=timeline, max_steps=max_steps,
+            subworker=_subworker_dispatcher(program))
     except _core.PyptoError as e:
         new = remap_error(e, getattr(program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):

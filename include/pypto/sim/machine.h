@@ -30,6 +30,13 @@ struct SimError : std::runtime_error {
   int exit_code;
 };
 
+// RunOptions::max_steps exceeded at `s` (a loop iteration or a switch point).
+inline SimError StepBudgetError(Span s, int64_t max_steps) {
+  return SimError(s, "the run exceeded its step budget (--max-steps " + std::to_string(max_steps) +
+                         ": loop iterations plus schedule switch points, summed over all "
+                         "threads); raise --max-steps or look for an endless loop");
+}
+
 // Thrown inside a logical thread when the run is being torn down (another
 // thread failed or a deadlock was reported); threads unwind silently.
 struct Aborted {};

@@ -28,7 +28,13 @@ namespace pypto::sim {
 enum class Schedule {
   kParallel,  // one OS thread per logical thread; waits spin briefly, then yield
   kRandom,    // one logical thread at a time; seeded baton choice at every comm op
+  kPct,       // one logical thread at a time; PCT priorities with depth-1 change points
 };
+
+// Default PCT depth (pct:SEED without :DEPTH): 2 priority change points.
+inline constexpr int kDefaultPctDepth = 3;
+// Default PCT horizon: change points fall on switch steps 1 .. this.
+inline constexpr int64_t kDefaultPctSteps = 64;
 
 // The largest world size pypto-run, pypto.sim.run and RunProgram accept.
 inline constexpr int kMaxRanks = 1024;
@@ -45,7 +51,12 @@ struct RunOptions {
   int ranks = 2;      // world size P (1 .. kMaxRanks)
   std::string entry;  // "" = the host orchestrator (or the only function)
   Schedule schedule = Schedule::kParallel;
-  uint64_t seed = 0;           // kRandom only
+  uint64_t seed = 0;                     // kRandom / kPct
+  int pct_depth = kDefaultPctDepth;      // kPct: priority change points + 1 (1 .. 64)
+  int64_t pct_steps = kDefaultPctSteps;  // kPct: change points fall on steps 1 .. pct_steps
+  // Upper bound on loop iterations plus schedule switch points, summed over all
+  // logical threads; a run that takes more is an error (exit 1). 0 = no bound.
+  int64_t max_steps = 0;
   double deadline_s = 30.0;    // parallel mode: no progress for this long = deadlock
   bool check_signals = false;  // report non-zero signal cells (after collectives, at end)
   bool detect_races = false;   // happens-before race detection on window bytes
@@ -133,8 +144,12 @@ RunResult RunProgramOn(ir::Context& ctx, const ir::Program& program,
 // False (with res->exit_code 2 and the report set) for options out of range.
 bool CheckRunOptions(const RunOptions& options, RunResult* res);
 
-// Parses "parallel" or "random:SEED" into options; false (with *error) when malformed.
+// Parses "parallel", "random:SEED" or "pct:SEED[:DEPTH[:STEPS]]" into options;
+// false (with *error) when malformed.
 bool ParseSchedule(const std::string& text, RunOptions* options, std::string* error);
+
+// The schedule of `options` in the ParseSchedule spelling ("random:7", "pct:7:3:64").
+std::string ScheduleString(const RunOptions& options);
 
 // Parses a byte count: digits with an optional binary suffix K, M, G or T
 // ("4G" = 4 * 2^30), or "none" (0 = no limit). False (with *error) when

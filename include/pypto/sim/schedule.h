@@ -7,6 +7,13 @@
 //    point (each comm op, each wait) the baton goes to a runnable thread chosen
 //    by a seeded RNG, so a seed replays the same interleaving; deadlock is exact
 //    (no runnable thread).
+//  - pct:SEED[:DEPTH[:STEPS]]: like random (one thread at a time, exact
+//    deadlock), but the baton always goes to the runnable thread of highest
+//    priority. Priorities are random per logical thread; DEPTH-1 change points,
+//    drawn on switch steps 1..STEPS, drop the running thread's priority below
+//    every other (Burckhardt et al., "A randomized scheduler with probabilistic
+//    guarantees of finding bugs", ASPLOS 2010). Finds ordering bugs of depth d
+//    with probability >= 1/(n k^(d-1)) per run instead of exponentially small.
 // On deadlock every blocked thread is reported with its BlockInfo; then all
 // threads unwind by throwing Aborted.
 #pragma once
@@ -80,11 +87,19 @@ class Scheduler {
   // switch-step count in random mode, which keeps traces deterministic).
   virtual int64_t Now(LogicalThread& t) = 0;
   int NewTid() { return next_tid_++; }
+  // Counts one unit of work (a loop iteration or a switch point) against
+  // RunOptions::max_steps; false once the budget is exceeded.
+  bool Tick() {
+    return max_steps_ <= 0 || work_.fetch_add(1, std::memory_order_relaxed) < max_steps_;
+  }
+  int64_t max_steps() const { return max_steps_; }
   // Renders a span as "file:line" for reports.
   void SetSpanFormatter(std::function<std::string(Span)> f) { span_fmt_ = std::move(f); }
 
  protected:
   std::atomic<int> next_tid_{0};
+  std::atomic<int64_t> work_{0};
+  int64_t max_steps_ = 0;
   std::function<std::string(Span)> span_fmt_;
 };
 

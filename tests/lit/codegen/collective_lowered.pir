@@ -16,10 +16,12 @@
 # DIFF-NEXT: before P=2 --schedule=random:1: OK
 # DIFF-NEXT: after P=2 parallel: OK
 # DIFF-NEXT: after P=2 --schedule=random:1: OK
+# DIFF-NEXT: after P=2 --schedule=pct:1 --sweep 20: OK
 # DIFF-NEXT: before P=4 parallel: OK
 # DIFF-NEXT: before P=4 --schedule=random:1: OK
 # DIFF-NEXT: after P=4 parallel: OK
 # DIFF-NEXT: after P=4 --schedule=random:1: OK
+# DIFF-NEXT: after P=4 --schedule=pct:1 --sweep 20: OK
 # DIFF-NEXT: FAILURES 0
 #
 # RUN: pypto-opt %t.d/barrier/prog0.pir --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=BARRIER

@@ -16,7 +16,7 @@
 # USAGE: error: --entry 'nope': no such function in program 'HostAllReduce'
 # USAGE: exit code 2
 # RUN: %python %S/Inputs/simtool.py expect-exit 2 -- pypto-run %s --ranks 4 --schedule=bogus | FileCheck %s --check-prefix=SCHED
-# SCHED: pypto-run: error: bad --schedule 'bogus'; expected parallel or random:SEED
+# SCHED: pypto-run: error: bad --schedule 'bogus'; expected parallel, random:SEED or pct:SEED[:DEPTH[:STEPS]] (DEPTH 1..64, default 3; STEPS >= 1, default 64)
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -6,7 +6,8 @@ the original program (the executor runs pld.tensor.all_to_all_v as a whole
 operation) and the lowered one with the function named `kernel` (a kernel, or a
 CHIP orchestration for lower-l2-tensor-collectives) as entry (which copies
 the target and recv_counts into outputs after the call), --check-signals
---detect-races (and optionally --schedule=random:SEED). The target window is
+--detect-races (and optionally --schedule=random:SEED; the lowered one also under
+--schedule=pct:1 --sweep 20). The target window is
 pre-filled with a sentinel, so the comparison also proves that exactly
 clamp(send_counts[dest], 0, MAX_RECV) rows cross the wire (the rest of each
 capacity slot keeps the sentinel). send_counts are drawn from [-2, MR + 2]
@@ -56,6 +57,10 @@ def parse_args(argv=None):
     ap.add_argument("--passes", default="lower-composite-ops")
     ap.add_argument("--pipeline", default=None)
     ap.add_argument("--seeds", default="")
+    # The lowered program also runs under a PCT sweep (pypto-run --sweep: every
+    # seed must pass the detectors with the first seed's outputs). 20 seeds catch
+    # each planted mutant of tests/mutants with probability >= 99% per run.
+    ap.add_argument("--sweep", type=int, default=20)
     return ap.parse_args(argv)
 
 
@@ -110,9 +115,10 @@ def main():
         for name, arr in (("x", x), ("counts", counts.reshape(cshape)), ("data", init)):
             files[name] = os.path.join(a.outdir, "%s%d.npy" % (name, P))
             np.save(files[name], arr)
+        pct = [["--schedule=pct:1", "--sweep", str(a.sweep)]] if a.sweep else []
         for label, prog in (("before", src), ("after", low)):
-            for sched in schedules:
-                od = os.path.join(a.outdir, "%s_P%d%s" % (label, P, "".join(sched).replace(":", "_")))
+            for sched in schedules + (pct if label == "after" else []):
+                od = os.path.join(a.outdir, "%s_P%d%s" % (label, P, "".join(sched).replace(":", "_").replace(" ", "")))
                 os.makedirs(od, exist_ok=True)
                 cmd = ["pypto-run", prog, "--entry", "kernel", "--ranks", str(P), "--output-dir", od,
                        "--check-signals", "--detect-races"] + sched

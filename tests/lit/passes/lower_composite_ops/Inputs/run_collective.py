@@ -4,7 +4,8 @@ Instantiates a program template (@N@, @DT@, @OP@, ... placeholders), lowers it
 with pypto-opt, then for every rank count P runs BOTH the original program (the
 executor runs the composite collective as a whole operation) and the lowered one
 (notify/wait/remote_load primitives) with --check-signals --detect-races (and
-optionally --schedule=random:SEED), and compares each output exactly with a
+optionally --schedule=random:SEED; the lowered one also under --schedule=pct:1
+--sweep 20), and compares each output exactly with a
 numpy oracle. Prints one line per run; exits 1 on any mismatch or run failure.
 
   run_collective.py KIND TEMPLATE OUTDIR --n N --dtype FP32 --op Sum
@@ -39,6 +40,10 @@ def parse_args(argv=None):
     ap.add_argument("--passes", default="lower-composite-ops")
     ap.add_argument("--pipeline", default=None)
     ap.add_argument("--seeds", default="")
+    # The lowered program also runs under a PCT sweep (pypto-run --sweep: every
+    # seed must pass the detectors with the first seed's outputs). 20 seeds catch
+    # each planted mutant of tests/mutants with probability >= 99% per run.
+    ap.add_argument("--sweep", type=int, default=20)
     return ap.parse_args(argv)
 
 
@@ -112,9 +117,10 @@ def main():
             ref = x.transpose(1, 0, 2).copy()
         xin = os.path.join(a.outdir, "x%d.npy" % P)
         np.save(xin, x)
+        pct = [["--schedule=pct:1", "--sweep", str(a.sweep)]] if a.sweep else []
         for label, prog in (("before", src), ("after", low)):
-            for sched in schedules:
-                od = os.path.join(a.outdir, "%s_P%d%s" % (label, P, "".join(sched).replace(":", "_")))
+            for sched in schedules + (pct if label == "after" else []):
+                od = os.path.join(a.outdir, "%s_P%d%s" % (label, P, "".join(sched).replace(":", "_").replace(" ", "")))
                 os.makedirs(od, exist_ok=True)
                 cmd = ["pypto-run", prog, "--ranks", str(P), "--input", "x=" + xin, "--output-dir", od,
                        "--check-signals", "--detect-races"] + sched

@@ -124,6 +124,14 @@ void Lowerer::AddFunction(const PyStmt* def, bool in_class) {
     ok = false;
   }
   for (const PyExpr* d : def->decorators) ok &= ApplyDecorator(d, f);
+  // Each decorator sets the function's kinds and attributes: a second one would
+  // silently override (or repeat) what the first one says.
+  if (def->decorators.size() > 1)
+    Error(def->decorators[1]->span,
+          fmt::format("function '{}' has {} decorators; a function takes exactly one "
+                      "(@pl.function(...), @pl.jit, @pl.jit.incore or @pl.jit.host): merge their "
+                      "keyword arguments",
+                      def->name, def->decorators.size()));
   if (func_index_.count(def->name)) {
     Error(def->name_span, fmt::format("function '{}' is defined twice", def->name));
     return;

@@ -11,47 +11,16 @@
 #include <stdexcept>
 
 #include "bindings.h"
+#include "numpy_dtype.h"
 #include "pypto/sim/value.h"
 
 namespace pypto::bindings {
 
 namespace {
 
-py::dtype DTypeOf(DataType t) {
-  switch (t) {
-    case DataType::kBool:
-      return py::dtype("bool");
-    case DataType::kInt8:
-      return py::dtype("int8");
-    case DataType::kInt16:
-      return py::dtype("int16");
-    case DataType::kInt32:
-      return py::dtype("int32");
-    case DataType::kInt64:
-    case DataType::kIndex:
-      return py::dtype("int64");
-    case DataType::kUInt8:
-      return py::dtype("uint8");
-    case DataType::kUInt16:
-      return py::dtype("uint16");
-    case DataType::kUInt32:
-      return py::dtype("uint32");
-    case DataType::kUInt64:
-      return py::dtype("uint64");
-    case DataType::kFP16:
-      return py::dtype("float16");
-    case DataType::kBF16:  // handed to Python as float32
-    case DataType::kFP32:
-      return py::dtype("float32");
-    case DataType::kFP64:
-      return py::dtype("float64");
-  }
-  return py::dtype("uint8");
-}
-
 py::array ToNumpy(const sim::HostArray& h, bool writable) {
   std::vector<py::ssize_t> shape(h.shape.begin(), h.shape.end());
-  py::array arr(DTypeOf(h.dtype), shape);
+  py::array arr(NumpyDType(h.dtype, Bf16As::kFloat32), shape);
   if (h.dtype == DataType::kBF16) {
     auto* out = static_cast<float*>(arr.mutable_data());
     for (size_t i = 0; i + 2 <= h.bytes.size(); i += 2) {
@@ -70,7 +39,7 @@ py::array ToNumpy(const sim::HostArray& h, bool writable) {
 void FromNumpy(const py::handle& value, sim::HostArray& h, const std::string& what) {
   py::array arr = py::array::ensure(value, py::array::c_style);
   if (!arr) throw std::runtime_error(what + " is not an array");
-  py::dtype want = DTypeOf(h.dtype);
+  py::dtype want = NumpyDType(h.dtype, Bf16As::kFloat32);
   if (!arr.dtype().is(want)) arr = py::array::ensure(arr.attr("astype")(want), py::array::c_style);
   std::vector<int64_t> shape;
   for (py::ssize_t i = 0; i < arr.ndim(); ++i) shape.push_back(arr.shape(i));
@@ -89,21 +58,7 @@ void FromNumpy(const py::handle& value, sim::HostArray& h, const std::string& wh
 }
 
 DataType FromNumpyDType(const py::dtype& d) {
-  const char kind = d.kind();
-  const auto size = d.itemsize();
-  if (kind == 'b') return DataType::kBool;
-  if (kind == 'f')
-    return size == 2 ? DataType::kFP16 : size == 8 ? DataType::kFP64 : DataType::kFP32;
-  if (kind == 'i')
-    return size == 1   ? DataType::kInt8
-           : size == 2 ? DataType::kInt16
-           : size == 4 ? DataType::kInt32
-                       : DataType::kInt64;
-  if (kind == 'u')
-    return size == 1   ? DataType::kUInt8
-           : size == 2 ? DataType::kUInt16
-           : size == 4 ? DataType::kUInt32
-                       : DataType::kUInt64;
+  if (auto t = DataTypeOfNumpy(d)) return *t;
   throw std::runtime_error("returned an array of unsupported dtype " +
                            py::repr(d).cast<std::string>());
 }

@@ -112,12 +112,17 @@ std::map<std::string, sim::HostArray> ToHostInputs(const py::dict& inputs,
   return in;
 }
 
-// Runs `run` interruptibly; then re-raises a SubWorker's own Python exception,
-// raises SimError for a failed run, or returns (outputs, report).
-py::tuple FinishRun(const py::module_& m, const std::function<sim::RunResult()>& run,
-                    std::atomic<bool>* cancel, const std::shared_ptr<PendingPyError>& pending) {
+// Runs `run(opts)` interruptibly (Ctrl-C cancels it) with HOST SubWorker calls
+// bridged to `subworker` (when not None); then re-raises a SubWorker's own
+// Python exception, raises SimError for a failed run, or returns (outputs, report).
+py::tuple RunFromPython(const py::module_& m, sim::RunOptions& opts, const py::object& subworker,
+                        const std::function<sim::RunResult(const sim::RunOptions&)>& run) {
+  auto pending = std::make_shared<PendingPyError>();
+  if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
+  std::atomic<bool> cancel{false};
+  opts.cancel = &cancel;
   sim::RunResult res;
-  bool finished = RunInterruptibly([&] { res = run(); }, cancel);
+  bool finished = RunInterruptibly([&] { res = run(opts); }, &cancel);
   if (!finished) throw py::error_already_set();  // KeyboardInterrupt
   if (pending->error) {
     // The user's exception (with its traceback) from a SubWorker function;
@@ -217,17 +222,10 @@ void InitSim(py::module_& m) {
         opts.timeline_path = timeline_path;
         opts.program_name = p.prog->name;
         std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
-        auto pending = std::make_shared<PendingPyError>();
-        if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
-        std::atomic<bool> cancel{false};
-        opts.cancel = &cancel;
-        return FinishRun(
-            m,
-            [&] {
-              std::lock_guard<std::mutex> lock(*p.mu);
-              return sim::RunProgram(*p.ctx, *p.prog, in, opts);
-            },
-            &cancel, pending);
+        return RunFromPython(m, opts, subworker, [&](const sim::RunOptions& o) {
+          std::lock_guard<std::mutex> lock(*p.mu);
+          return sim::RunProgram(*p.ctx, *p.prog, in, o);
+        });
       },
       py::arg("program"), py::arg("ranks"), py::arg("inputs") = py::dict(),
       py::arg("schedule") = "parallel", py::arg("entry") = "", py::arg("deadline_s") = 30.0,
@@ -285,17 +283,10 @@ void InitSim(py::module_& m) {
             opts.timeline_path = timeline_path;
             opts.program_name = h.program.prog->name;
             std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
-            auto pending = std::make_shared<PendingPyError>();
-            if (!subworker.is_none()) opts.subworker = MakeSubWorkerBridge(subworker, pending);
-            std::atomic<bool> cancel{false};
-            opts.cancel = &cancel;
-            return FinishRun(
-                m,
-                [&] {
-                  std::lock_guard<std::mutex> lock(*h.program.mu);
-                  return sess.Run(in, opts);
-                },
-                &cancel, pending);
+            return RunFromPython(m, opts, subworker, [&](const sim::RunOptions& o) {
+              std::lock_guard<std::mutex> lock(*h.program.mu);
+              return sess.Run(in, o);
+            });
           },
           py::arg("inputs") = py::dict(), py::arg("schedule") = "parallel", py::arg("entry") = "",
           py::arg("deadline_s") = 30.0, py::arg("check_signals") = false,

@@ -426,9 +426,11 @@ void PtoFunctionEmitter::BindResults(const std::vector<const Var*>& rvs, const F
   for (size_t i = 0; i < rvs.size() && i < f.carried.size(); ++i) {
     PtoBinding b;
     if (f.carried[i]) {
-      b.kind = f.types[i].rfind("!pto.tile_buf", 0) == 0 ? PtoBinding::Kind::kTile
-                                                         : PtoBinding::Kind::kScalar;
+      bool tile = f.types[i].rfind("!pto.tile_buf", 0) == 0;
+      b.kind = tile ? PtoBinding::Kind::kTile : PtoBinding::Kind::kScalar;
       b.value = {n_carried == 1 ? res : fmt::format("{}#{}", res, ci), f.types[i]};
+      b.carried = tile;
+      if (i < f.addrs.size()) b.addr = f.addrs[i];
       ++ci;
     } else if (i < aliases.size()) {
       b = aliases[i];
@@ -485,15 +487,21 @@ void PtoFunctionEmitter::EmitFor(const ForStmt* s) {
   std::vector<std::string> iter, types;
   size_t ci = 0;
   for (size_t i = 0; i < s->iter_args.size(); ++i) {
+    f.addrs.emplace_back();
     if (!f.carried[i]) continue;
-    std::string a = Named(s->iter_args[i]->name_hint);
+    const IterArg* ia = s->iter_args[i];
+    std::string a = Named(ia->name_hint);
     iter.push_back(fmt::format("{} = {}", a, inits[ci++]));
     types.push_back(f.types[i]);
     PtoBinding b;
-    b.kind =
-        Isa<TileType>(s->iter_args[i]->type) ? PtoBinding::Kind::kTile : PtoBinding::Kind::kScalar;
-    b.value = {a, f.types[i]};
-    Bind(s->iter_args[i], b);
+    if (Isa<TileType>(ia->type)) {
+      b = CarriedTile(ia, a, f.types[i], &aliases[i]);
+      f.addrs.back() = b.addr;
+    } else {
+      b.kind = PtoBinding::Kind::kScalar;
+      b.value = {a, f.types[i]};
+    }
+    Bind(ia, b);
   }
   std::string res;
   std::string head;
@@ -611,15 +619,21 @@ void PtoFunctionEmitter::EmitWhile(const WhileStmt* s) {
   std::string head = types.size() == 1 ? res + " = " : fmt::format("{}:{} = ", res, types.size());
   std::string tl = fmt::format("{}", fmt::join(types, ", "));
   Op(fmt::format("{}scf.while ({}) : ({}) -> ({}) {{", head, fmt::join(before, ", "), tl, tl));
+  f.addrs.assign(s->iter_args.size(), "");
   auto bind_iter = [&](const std::vector<std::string>& names) {
     size_t k = 0;
     for (size_t i = 0; i < s->iter_args.size(); ++i) {
       if (!f.carried[i]) continue;
+      const IterArg* ia = s->iter_args[i];
       PtoBinding b;
-      b.kind = Isa<TileType>(s->iter_args[i]->type) ? PtoBinding::Kind::kTile
-                                                    : PtoBinding::Kind::kScalar;
-      b.value = {names[k++], f.types[i]};
-      Bind(s->iter_args[i], b);
+      if (Isa<TileType>(ia->type)) {
+        b = CarriedTile(ia, names[k++], f.types[i], &aliases[i]);
+        f.addrs[i] = b.addr;
+      } else {
+        b.kind = PtoBinding::Kind::kScalar;
+        b.value = {names[k++], f.types[i]};
+      }
+      Bind(ia, b);
     }
   };
   bind_iter(bnames);

@@ -153,16 +153,35 @@ bool TileCreate(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 bool TileSetValidShape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   const PtoBinding* tile = fe.TileArg(c, 0);
   if (!tile) return false;
-  // set_validshape needs a dynamic-valid tile: a static-valid one (a loop result,
-  // say) is first retyped to v_row=?, v_col=? at its current extents.
+  // set_validshape needs a dynamic-valid tile: a static-valid one is first
+  // retyped to v_row=?, v_col=? at its current extents.
   auto dyn = fe.TileBufType(Cast<TileType>(c->args[0]->type), c->span, /*dynamic_valid=*/true);
   if (!dyn) return false;
-  auto b = fe.RetypeTile(*tile, *dyn, c->span);
-  if (!b) return false;
   std::string r = fe.AsIndex(c->args[1]), col = fe.AsIndex(c->args[2]);
   if (r.empty() || col.empty()) return false;
-  fe.Op(fmt::format("pto.set_validshape {}, {}, {} : {}", b->value.name, r, col, b->value.type));
-  if (result) fe.Bind(result, *b);
+  if (!tile->carried) {
+    auto b = fe.RetypeTile(*tile, *dyn, c->span);
+    if (!b) return false;
+    fe.Op(fmt::format("pto.set_validshape {}, {}, {} : {}", b->value.name, r, col, b->value.type));
+    if (result) fe.Bind(result, *b);
+    return true;
+  }
+  // ptoas resizes only a locally bound tile: a loop result is re-bound at its
+  // group's one buffer (ub_allocator.h, Coalescing), already at the new extent.
+  if (tile->addr.empty()) {
+    fe.Error(c->span,
+             "tile.set_validshape: the tile it resizes is a loop or if result that is not one "
+             "buffer on every path, and the PTO backend can resize only a buffer it allocated; "
+             "resize the tile before it is yielded instead (a loop result is one buffer when "
+             "the loop's init is not read after the body writes the next value)");
+    return false;
+  }
+  PtoBinding a = *tile;
+  a.carried = false;
+  a.value = {fe.Named(tile->value.name.substr(1) + "_as"), *dyn};
+  fe.Op(fmt::format("{} = pto.alloc_tile addr = {} valid_row = {} valid_col = {} : {}",
+                    a.value.name, a.addr, r, col, a.value.type));
+  if (result) fe.Bind(result, a);
   return true;
 }
 

@@ -286,6 +286,21 @@ static int64_t UbCapacity(const std::string& arch) {
   return arch == "a5" ? 256 * 1024 : 192 * 1024;
 }
 
+UbAllocator& PtoFunctionEmitter::Ub() {
+  if (!ub_) ub_ = std::make_shared<UbAllocator>(fn_, UbCapacity(arch_), arch_, resized_tiles_);
+  return *ub_;
+}
+
+PtoBinding PtoFunctionEmitter::CarriedTile(const Var* ia, const std::string& name,
+                                           const std::string& type, const PtoBinding* init) {
+  PtoBinding b;
+  b.kind = PtoBinding::Kind::kTile;
+  b.value = {name, type};
+  b.carried = true;
+  if (init && !init->addr.empty() && Ub().OneBuffer(ia)) b.addr = init->addr;
+  return b;
+}
+
 const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) {
   const TileType* tt = As<TileType>(call->type);
   if (!tt) {
@@ -297,8 +312,7 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
   if (!type) return nullptr;
   MemorySpace m = tt->memory_space.value_or(MemorySpace::kVec);
   int64_t bytes = TileUbBytes(tt);
-  if (!ub_) ub_ = std::make_shared<UbAllocator>(fn_, UbCapacity(arch_), arch_);
-  UbPlacement place = ub_->Place(v, call, m, bytes);
+  UbPlacement place = Ub().Place(v, call, m, bytes);
   if (!place.ok) {
     Error(place.error_span.IsKnown() ? place.error_span : call->span, place.error);
     return nullptr;
@@ -375,10 +389,12 @@ std::optional<PtoBinding> PtoFunctionEmitter::RetypeTile(const PtoBinding& b,
   if (b.value.type == type) return b;
   std::string vr = TileBufField(b.value.type, "v_row"), vc = TileBufField(b.value.type, "v_col");
   bool to_dynamic = TileBufField(type, "v_row") == "?";
-  // A loop-carried tile (an iter arg or loop/if result) may be a different buffer on
-  // each path: it has no one address to alias, and keeps its own type (known
-  // rejection, tests/ptoas/known_rejections.txt).
+  // A loop-carried tile (an iter arg or loop/if result) whose group is not one
+  // buffer (UbAllocator::OneBuffer) may be a different buffer on each path: it
+  // has no one address to alias, and keeps its own type.
   if (b.addr.empty()) return b;
+  // A carried tile of one buffer whose extents are known only at run time: same.
+  if (b.carried && to_dynamic && (vr == "?" || vc == "?")) return b;
   if (to_dynamic && (vr == "?" || vc == "?")) {
     Error(at, fmt::format("tile {} of type {} cannot be used where the PTO backend needs type {}",
                           b.value.name, b.value.type, type));

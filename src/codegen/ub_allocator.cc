@@ -63,25 +63,41 @@ class UseCollector : public IRVisitor {
   void Visit_IterArg(const IterArg* v) override { vars.push_back(v); }
 };
 
+bool ElementWise(const Call* c) {
+  return c->op &&
+         (c->op->family == OpFamily::kElementwise || c->op->family == OpFamily::kElementwiseScalar);
+}
+
 class IntervalBuilder {
  public:
   explicit IntervalBuilder(UbPlan* plan) : plan_(plan) {}
 
-  void Run(const Function& fn) {
+  void Run(const Function& fn, const std::set<const Var*>& coalesce) {
     for (const Var* p : fn.params) Def(p, 0);
     Walk(fn.body);
     Finish();
+    for (const LoopGroup& g : groups_)
+      if (coalesce.count(g.iter_arg)) Coalesce(g);
   }
 
  private:
   struct Use {
     int node;
     int pos;
-    int loop;  // extends to the end of this loop (index into loops_), or -1
+    int loop;   // extends to the end of this loop (index into loops_), or -1
+    bool copy;  // a yield into a value of the same class (not a read of the buffer)
   };
   struct Loop {
     int start = 0;
     int end = 0;
+  };
+  // One loop-carried tile: its iter_arg, the loop (index into loops_) and its
+  // head and end points.
+  struct LoopGroup {
+    const Var* iter_arg;
+    int loop;
+    int head;
+    int end;
   };
 
   static bool IsTile(const Var* v) { return v && Isa<TileType>(v->type); }
@@ -112,7 +128,7 @@ class IntervalBuilder {
     if (def_[n] < 0) def_[n] = pos;
   }
 
-  void UseVar(const Var* v, int pos) {
+  void UseVar(const Var* v, int pos, bool copy = false) {
     if (!IsTile(v)) return;
     int n = Node(v);
     int d = def_[n];
@@ -127,7 +143,7 @@ class IntervalBuilder {
         loop = l;
         break;
       }
-    uses_.push_back({n, pos, loop});
+    uses_.push_back({n, pos, loop, copy});
   }
   void UseExpr(const Expr* e, int pos) {
     if (!e) return;
@@ -161,11 +177,15 @@ class IntervalBuilder {
       case NodeKind::kYieldStmt: {
         const auto* y = static_cast<const YieldStmt*>(s);
         int pos = ++pos_;
-        for (const Expr* v : y->values) UseExpr(v, pos);
-        if (!targets_.empty()) {
-          const auto& t = targets_.back();
-          for (size_t i = 0; i < y->values.size() && i < t.size(); ++i)
-            for (const Var* v : t[i]) Union(v, y->values[i]);
+        const auto* t = targets_.empty() ? nullptr : &targets_.back();
+        for (size_t i = 0; i < y->values.size(); ++i) {
+          const Var* v = AsVarLike(y->values[i]);
+          if (v && t && i < t->size() && !(*t)[i].empty()) {
+            UseVar(v, pos, /*copy=*/true);
+            for (const Var* target : (*t)[i]) Union(target, v);
+          } else {
+            UseExpr(y->values[i], pos);
+          }
         }
         return;
       }
@@ -226,7 +246,10 @@ class IntervalBuilder {
       }
       t.push_back(std::move(group));
     }
+    size_t first_group = groups_.size();
     int l = static_cast<int>(loops_.size());
+    for (const IterArg* ia : iter_args)
+      if (IsTile(ia)) groups_.push_back({ia, l, head, 0});
     loops_.push_back({++pos_, 0});
     open_.push_back(l);
     UseExpr(cond, ++pos_);
@@ -234,6 +257,8 @@ class IntervalBuilder {
     Walk(body);
     targets_.pop_back();
     loops_[l].end = ++pos_;
+    for (size_t g = first_group; g < groups_.size(); ++g)
+      if (groups_[g].loop == l) groups_[g].end = loops_[l].end;
     open_.pop_back();
     int exit = ++pos_;
     for (const Var* rv : rvs) Def(rv, exit);
@@ -263,7 +288,7 @@ class IntervalBuilder {
     t.call = c;
     t.space = tt->memory_space.value_or(MemorySpace::kVec);
     t.bytes = RoundUp(bytes, t.align);
-    t.start = t.end = pos;
+    t.def = t.start = t.end = pos;
     t.span = c->span;
     t.name = result ? result->name_hint : "";
     plan_->index.emplace(key, static_cast<int>(plan_->tiles.size()));
@@ -273,8 +298,7 @@ class IntervalBuilder {
 
   void Finish() {
     size_t n = parent_.size();
-    std::vector<int> end(n, -1);
-    for (size_t i = 0; i < n; ++i) end[i] = def_[i];
+    std::vector<int> end(def_.begin(), def_.end());
     for (const Use& u : uses_) {
       int e = u.loop >= 0 ? loops_[u.loop].end : u.pos;
       end[u.node] = std::max(end[u.node], e);
@@ -301,6 +325,39 @@ class IntervalBuilder {
     plan_->points = pos_ + 1;
   }
 
+  // Gives the loop group of `g` one buffer when that is safe (ub_allocator.h).
+  void Coalesce(const LoopGroup& g) {
+    int root = FindRoot(Node(g.iter_arg));
+    for (int w : whole_)
+      if (FindRoot(w) == root) return;
+    std::vector<int> bufs;
+    for (size_t k = 0; k < plan_->tiles.size(); ++k)
+      if (tile_node_[k] >= 0 && FindRoot(tile_node_[k]) == root)
+        bufs.push_back(static_cast<int>(k));
+    if (bufs.size() == 1) plan_->one_buffer.insert(g.iter_arg);
+    if (bufs.size() != 2) return;
+    UbTile& init = plan_->tiles[bufs[0]];
+    UbTile& body = plan_->tiles[bufs[1]];
+    if (init.def >= g.head || body.def <= g.head || body.def >= g.end) return;
+    if (init.space != body.space || init.bytes != body.bytes || init.same_as >= 0) return;
+    // Every value naming the init buffer (defined before the body's buffer is
+    // written) is not used once it is written, read by that very op only in place.
+    // Yielding the iter_arg (or an alias) back into the group is no read: one
+    // buffer makes that a no-op. A value from before the loop yielded into it is:
+    // a later iteration would see what the body wrote.
+    int w = body.def;
+    for (const Use& u : uses_) {
+      if (FindRoot(u.node) != root || def_[u.node] >= w) continue;
+      bool before_loop = def_[u.node] < g.head;
+      if (u.copy && !before_loop) continue;
+      // A use inside the group's own loop of the iter_arg is per iteration.
+      int last = u.loop >= 0 && (before_loop || u.loop != g.loop) ? loops_[u.loop].end : u.pos;
+      if (last > w || (last == w && !ElementWise(body.call))) return;
+    }
+    body.same_as = bufs[0];
+    plan_->one_buffer.insert(g.iter_arg);
+  }
+
   UbPlan* plan_;
   int pos_ = 0;
   std::unordered_map<const Var*, int> node_;
@@ -311,6 +368,7 @@ class IntervalBuilder {
   std::vector<int> open_;
   std::vector<std::vector<std::vector<const Var*>>> targets_;  // per open region
   std::vector<int> tile_node_;  // per plan tile: its var's node, or -1
+  std::vector<LoopGroup> groups_;
 };
 
 }  // namespace
@@ -321,7 +379,8 @@ void LayOutSpace(UbPlan& plan, MemorySpace m, int64_t capacity) {
   UbPool& pool = plan.pools[space];
   std::vector<int> order;
   for (size_t i = 0; i < plan.tiles.size(); ++i)
-    if (static_cast<int>(plan.tiles[i].space) == space) order.push_back(static_cast<int>(i));
+    if (static_cast<int>(plan.tiles[i].space) == space && plan.tiles[i].same_as < 0)
+      order.push_back(static_cast<int>(i));
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return plan.tiles[a].start < plan.tiles[b].start; });
   // Placed tiles whose interval may still overlap, by address; expired by end.
@@ -363,6 +422,8 @@ void LayOutSpace(UbPlan& plan, MemorySpace m, int64_t capacity) {
     }
     std::sort(pool.peak_live.begin(), pool.peak_live.end());
   }
+  for (UbTile& t : plan.tiles)
+    if (t.same_as >= 0 && static_cast<int>(t.space) == space) t.addr = plan.tiles[t.same_as].addr;
 }
 
 namespace {
@@ -374,10 +435,11 @@ int UbPlan::Find(const Var* var, const Call* call) const {
   return it == index.end() ? -1 : it->second;
 }
 
-UbPlan AnalyzeTileIntervals(const Function& fn) {
+UbPlan AnalyzeTileIntervals(const Function& fn, const std::set<const Var*>& coalesce) {
   UbPlan plan;
-  IntervalBuilder(&plan).Run(fn);
-  for (const UbTile& t : plan.tiles) plan.pools[static_cast<int>(t.space)].bump_bytes += t.bytes;
+  IntervalBuilder(&plan).Run(fn, coalesce);
+  for (const UbTile& t : plan.tiles)
+    if (t.same_as < 0) plan.pools[static_cast<int>(t.space)].bump_bytes += t.bytes;
   return plan;
 }
 
@@ -392,8 +454,9 @@ UbPlan PlanTileMemory(const Function& fn, int64_t vec_capacity) {
   return plan;
 }
 
-UbAllocator::UbAllocator(const Function& fn, int64_t vec_capacity, std::string arch)
-    : plan_(AnalyzeTileIntervals(fn)), cap_(vec_capacity), arch_(std::move(arch)) {
+UbAllocator::UbAllocator(const Function& fn, int64_t vec_capacity, std::string arch,
+                         const std::set<const Var*>& coalesce)
+    : plan_(AnalyzeTileIntervals(fn, coalesce)), cap_(vec_capacity), arch_(std::move(arch)) {
   auto it = plan_.pools.find(static_cast<int>(MemorySpace::kVec));
   // The first-fit layout is only computed when the bump layout does not fit.
   if (it != plan_.pools.end() && it->second.bump_bytes > cap_) {
@@ -443,13 +506,17 @@ UbPlacement UbAllocator::Overflow() const {
 UbPlacement UbAllocator::Place(const Var* var, const Call* call, MemorySpace space, int64_t bytes) {
   bool vec = space == MemorySpace::kVec;
   if (vec && mode_ == Mode::kOverflow) return Overflow();
-  if (vec && mode_ == Mode::kReuse) {
-    int k = plan_.Find(var, call);
-    if (k >= 0) return {true, plan_.tiles[k].addr, {}, {}};
+  int k = plan_.Find(var, call);
+  if (vec && mode_ == Mode::kReuse && k >= 0) return {true, plan_.tiles[k].addr, {}, {}};
+  // Bump layout: a coalesced buffer takes the address its group's init got.
+  if (k >= 0 && plan_.tiles[k].same_as >= 0) {
+    auto shared = bumped_.find(plan_.tiles[k].same_as);
+    if (shared != bumped_.end()) return {true, shared->second, {}, {}};
   }
   UbPlacement r;
   int64_t& next = next_[static_cast<int>(space)];
   r.addr = next;
+  if (k >= 0) bumped_[k] = r.addr;
   next += RoundUp(bytes, kTileAlign);
   if (vec && cap_ > 0 && next > cap_) {
     r.ok = false;

@@ -1,12 +1,14 @@
 // UB allocation for the PTO emitter (ub_allocator.h): live intervals of tile
 // buffers (straight-line code, values used inside loops, loop-carried and
-// if-yielded tiles, in-place aliases), first-fit addresses, determinism, the
-// bump-or-reuse policy through EmitPto, and the overflow diagnostic.
+// if-yielded tiles, in-place aliases), first-fit addresses, coalesced carried
+// groups, determinism, the bump-or-reuse policy through EmitPto, and the
+// overflow diagnostic.
 #include "pypto/codegen/ub_allocator.h"
 
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "pypto/ir/builder.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
+#include "pypto/ir/visitor.h"
 
 using namespace pypto;
 using namespace pypto::ir;
@@ -78,6 +81,29 @@ const std::string kSequential = Kernel(kXYO,
                                        "        e: $T = pl.tile.mul(d, d)\n"
                                        "        o2 = pl.tile.store(e, [0, 0], out)\n");
 
+// Every loop iter_arg of a function.
+struct IterArgs : IRVisitor {
+  std::set<const Var*> all;
+  void Visit_ForStmt(const ForStmt* s) override {
+    for (const IterArg* ia : s->iter_args) all.insert(ia);
+    IRVisitor::Visit_ForStmt(s);
+  }
+};
+
+// The layout with every loop group offered for coalescing, and whether each
+// iter_arg's group became one buffer ("one" / "two").
+std::string CoalescedOf(const std::string& text) {
+  Context ctx;
+  const Function* f = Parse(ctx, text);
+  IterArgs ias;
+  ias.VisitStmt(f->body);
+  UbPlan plan = pypto::codegen::AnalyzeTileIntervals(*f, ias.all);
+  pypto::codegen::LayOutSpace(plan, MemorySpace::kVec, 0);
+  std::string out = Layout(plan);
+  for (const Var* ia : ias.all) out += plan.one_buffer.count(ia) ? " one" : " two";
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("ub_allocator: straight-line intervals and first-fit addresses") {
@@ -109,6 +135,62 @@ TEST_CASE("ub_allocator: a value used inside a loop lives to the loop's end; car
                             "        r = pl.tile.store(acc_out, [0, 0], out)\n");
   CHECK(PlanOf(text, 0) ==
         "t:[1,12]@0 s:[2,10]@131072 u:[6,7]@196608 nxt:[1,12]@65536 w:[8,8]@196608");
+}
+
+TEST_CASE("ub_allocator: a carried group offered for coalescing is one buffer when safe") {
+  // The loop of the test above: nxt = add(acc, u) writes in place what acc names,
+  // and nothing reads t or acc afterwards, so nxt takes t's address (0).
+  std::string body =
+      "        t: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+      "        s: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+      "        for i, (acc,) in pl.range(0, 4, 1, init_values=(t,)):\n"
+      "            u: $T = pl.tile.add(s, s)\n"
+      "            nxt: $T = pl.tile.add(acc, u)\n"
+      "            w: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+      "            acc_out: $T = pl.yield_(nxt)\n"
+      "        r = pl.tile.store(acc_out, [0, 0], out)\n";
+  CHECK(CoalescedOf(Kernel(kXYO, body)) ==
+        "t:[1,12]@0 s:[2,10]@65536 u:[6,7]@131072 nxt:[1,12]@0 w:[8,8]@131072 one");
+  // The init read in the body after nxt is written: two buffers.
+  std::string reads_init = body;
+  reads_init.replace(reads_init.find("pl.tile.load(x, [0, 0], [128, 128])\n            acc_out"),
+                     std::string("pl.tile.load(x, [0, 0], [128, 128])").size(),
+                     "pl.tile.add(t, nxt)");
+  std::string two = CoalescedOf(Kernel(kXYO, reads_init));
+  CHECK(two.find("nxt:[1,12]@0") == std::string::npos);
+  CHECK(two.substr(two.size() - 4) == " two");
+  // The iter_arg read after nxt is written (in the body): two buffers.
+  std::string reads_acc = body;
+  reads_acc.replace(reads_acc.find("pl.tile.load(x, [0, 0], [128, 128])\n            acc_out"),
+                    std::string("pl.tile.load(x, [0, 0], [128, 128])").size(),
+                    "pl.tile.add(acc, acc)");
+  CHECK(CoalescedOf(Kernel(kXYO, reads_acc)).find(" two") != std::string::npos);
+  // The init used after the loop: two buffers.
+  std::string after = body + "        r2 = pl.tile.store(t, [0, 0], out)\n";
+  CHECK(CoalescedOf(Kernel(kXYO, after)).find(" two") != std::string::npos);
+}
+
+TEST_CASE("ub_allocator: yielding the iter_arg back through an if is no read") {
+  // The mesh allreduce's shape: acc_next = add(acc, recv) on one branch, the
+  // iter_arg itself yielded on the other; with one buffer that yield is a no-op.
+  std::string text = Kernel(std::string(kXYO) + ", me: pl.Scalar[pl.INDEX]",
+                            "        t: $T = pl.tile.load(x, [0, 0], [128, 128])\n"
+                            "        for p, (acc,) in pl.range(0, 4, 1, init_values=(t,)):\n"
+                            "            if p != me:\n"
+                            "                recv: $T = pl.tile.load(y, [0, 0], [128, 128])\n"
+                            "                nxt: $T = pl.tile.add(acc, recv)\n"
+                            "                sel: $T = pl.yield_(nxt)\n"
+                            "            else:\n"
+                            "                sel: $T = pl.yield_(acc)\n"
+                            "            acc_out: $T = pl.yield_(sel)\n"
+                            "        r = pl.tile.store(acc_out, [0, 0], out)\n");
+  // Points: t=1 head=2 start=3 (cond)=4 if=5 recv=6 nxt=7 yield=8 yield=9 join=10
+  // yield=11 end=12 exit=13 r=14.
+  CHECK(CoalescedOf(text) == "t:[1,14]@0 recv:[6,7]@65536 nxt:[1,14]@0 one");
+  // Yielding the init (from before the loop) instead is a real read: two buffers.
+  std::string init_yield = text;
+  init_yield.replace(init_yield.find("pl.yield_(acc)"), 14, "pl.yield_(t)");
+  CHECK(CoalescedOf(init_yield).find(" two") != std::string::npos);
 }
 
 TEST_CASE("ub_allocator: while loops; one pool per memory space") {

@@ -73,6 +73,10 @@ struct PtoBinding {
   PtoValue value;                     // kScalar / kTile (name, tile_buf type) / kCtx / kArray
   const PtoTensor* tensor = nullptr;  // kTensor
   std::string addr;                   // kTile: the i64 UB address constant of its buffer
+  // kTile: an scf iter_arg or result, not a locally bound alloc_tile (ptoas
+  // re-types, resizes, ... only the latter). `addr` is set when its loop group is
+  // one buffer (UbAllocator::OneBuffer), empty otherwise.
+  bool carried = false;
 };
 
 class UbAllocator;  // ub_allocator.h
@@ -178,7 +182,13 @@ class PtoFunctionEmitter {
     std::vector<bool> carried;
     std::vector<std::string> types;
     std::vector<PtoBinding> yielded;  // bindings of the last yield's values
+    std::vector<std::string> addrs;   // loops: per iter_arg, its one buffer's address or ""
   };
+  UbAllocator& Ub();
+  // The binding of a carried tile iter_arg `ia` named `name`, with its group's
+  // address when the group is one buffer (`init`: the init's binding).
+  PtoBinding CarriedTile(const ir::Var* ia, const std::string& name, const std::string& type,
+                         const PtoBinding* init);
   bool EmitSignature();
   void BindResults(const std::vector<const ir::Var*>& rvs, const Frame& f, const std::string& res,
                    size_t n_carried, const std::vector<PtoBinding>& aliases);

@@ -16,7 +16,15 @@
 //  * a value used inside a loop but defined outside it stays live until the end
 //    of the outermost such loop;
 //  * intervals are inclusive, so an op's result never shares memory with the
-//    operands it reads.
+//    operands it reads — except in a coalesced carried group (below).
+// Coalescing: a loop-carried tile the caller names (the emitter passes the tiles
+// tile.set_validshape resizes) needs one address for its init, iter_arg, yield
+// and result, because ptoas re-types a tile only through a locally bound
+// alloc_tile, and an scf result has no buffer of its own. The buffer the body
+// yields then shares the init's address when that is safe: the class has just
+// those two buffers, same space and size, and no value naming the init buffer is
+// used after the yielded buffer is written (an element-wise op may read the
+// iter_arg while writing it: in place is legal for those).
 // Addresses are then assigned first-fit in interval-start order (ties by
 // program order), per memory space, respecting each tile's alignment: the same
 // input always gives the same addresses.
@@ -32,6 +40,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,8 +62,10 @@ struct UbTile {
   ir::MemorySpace space = ir::MemorySpace::kVec;
   int64_t bytes = 0;  // rounded up to `align`
   int64_t align = kTileAlign;
+  int def = 0;    // program point of the defining call
   int start = 0;  // live interval in program points, inclusive
   int end = 0;
+  int same_as = -1;   // coalesced: shares the buffer of this tile (index)
   int64_t addr = -1;  // address in the reuse (first-fit) layout
   Span span;          // the defining call
   std::string name;   // var name hint ("" when discarded)
@@ -81,6 +92,8 @@ struct UbPlan {
   // Index of the tile allocated for (var, call), or -1.
   int Find(const ir::Var* var, const ir::Call* call) const;
   std::map<std::pair<const ir::Var*, const ir::Call*>, int> index;
+  // Loop iter_args whose whole carried group is one buffer (see Coalescing).
+  std::set<const ir::Var*> one_buffer;
 };
 
 // ptoas requires the row of a row-major, none-box tile to be whole 32-byte blocks:
@@ -91,8 +104,9 @@ int64_t TilePhysicalCols(int64_t cols, DataType dt, const ir::TileView& view);
 // UB bytes of a tile (rows * physical cols * element size), -1 for a dynamic shape.
 int64_t TileUbBytes(const ir::TileType* tt);
 
-// Intervals and bump totals only (no addresses yet).
-UbPlan AnalyzeTileIntervals(const ir::Function& fn);
+// Intervals and bump totals only (no addresses yet). Loop groups with an
+// iter_arg in `coalesce` are coalesced where safe.
+UbPlan AnalyzeTileIntervals(const ir::Function& fn, const std::set<const ir::Var*>& coalesce = {});
 // Computes the first-fit addresses, peak and overflow of one space.
 void LayOutSpace(UbPlan& plan, ir::MemorySpace space, int64_t capacity);
 // Both, for every space.
@@ -109,12 +123,15 @@ struct UbPlacement {
 class UbAllocator {
  public:
   enum class Mode { kBump, kReuse, kOverflow };
-  UbAllocator(const ir::Function& fn, int64_t vec_capacity, std::string arch);
+  UbAllocator(const ir::Function& fn, int64_t vec_capacity, std::string arch,
+              const std::set<const ir::Var*>& coalesce = {});
 
   // Address for the tile `call` defines (bound to `var`, may be null) of `bytes`
   // bytes (unrounded) in `space`; called once per alloc_tile in emission order.
   UbPlacement Place(const ir::Var* var, const ir::Call* call, ir::MemorySpace space, int64_t bytes);
 
+  // True when every buffer of the loop group of iter_arg `ia` has one address.
+  bool OneBuffer(const ir::Var* ia) const { return plan_.one_buffer.count(ia) > 0; }
   Mode vec_mode() const { return mode_; }
   const UbPlan& plan() const { return plan_; }
 
@@ -125,7 +142,8 @@ class UbAllocator {
   int64_t cap_;
   std::string arch_;
   Mode mode_ = Mode::kBump;
-  std::map<int, int64_t> next_;  // bump counters per space (reuse mode: above the layout)
+  std::map<int, int64_t> next_;    // bump counters per space (reuse mode: above the layout)
+  std::map<int, int64_t> bumped_;  // bump mode: address given to each plan tile
 };
 
 }  // namespace pypto::codegen

@@ -84,6 +84,7 @@ const PtoOpTable& GetPtoOpTable() {
     RegisterPtoScalarAccessOps(t);
     RegisterPtoTensorViewOps(t);
     RegisterPtoArrayOps(t);
+    RegisterPtoCubeOps(t);
     for (const auto& [h, why] : kUnsupported) t.Unsupported(h, why);
     for (const ir::OpDef* op : ops::Registry().All()) {
       if (t[op->handle].declared()) continue;

@@ -250,7 +250,8 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
     return std::nullopt;
   }
   std::string vr = std::to_string(rc->first), vc = std::to_string(rc->second);
-  TileView view = t->view.value_or(TileView{});
+  TileView view =
+      CubeSpaceView(t->memory_space.value_or(MemorySpace::kVec), t->view.value_or(TileView{}));
   if (!view.valid_shape.empty()) {
     auto vrc = StaticRowsCols(view.valid_shape);
     if (vrc) {
@@ -281,13 +282,10 @@ std::optional<std::string> PtoFunctionEmitter::TileBufType(const TileType* t, Sp
       static_cast<int>(view.pad));
 }
 
-// Capacity per buffer (bytes) of the a2a3 / a5 profiles; only UB is checked.
-static int64_t UbCapacity(const std::string& arch) {
-  return arch == "a5" ? 256 * 1024 : 192 * 1024;
-}
-
 UbAllocator& PtoFunctionEmitter::Ub() {
-  if (!ub_) ub_ = std::make_shared<UbAllocator>(fn_, UbCapacity(arch_), arch_, resized_tiles_);
+  if (!ub_)
+    ub_ = std::make_shared<UbAllocator>(fn_, OnChipCapacity(arch_, MemorySpace::kVec), arch_,
+                                        resized_tiles_);
   return *ub_;
 }
 

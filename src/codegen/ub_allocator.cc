@@ -45,7 +45,67 @@ int64_t TileUbBytes(const TileType* tt) {
          DTypeBytes(tt->dtype);
 }
 
+int64_t OnChipCapacity(std::string_view arch, MemorySpace m) {
+  bool a5 = arch == "a5";
+  switch (m) {
+    case MemorySpace::kVec:
+      return (a5 ? 256 : 192) * 1024;
+    case MemorySpace::kMat:
+      return 512 * 1024;
+    case MemorySpace::kLeft:
+    case MemorySpace::kRight:
+      return 64 * 1024;
+    case MemorySpace::kAcc:
+      return (a5 ? 256 : 128) * 1024;
+    case MemorySpace::kBias:
+      return 1024;
+    default:
+      return 0;
+  }
+}
+
+TileView CubeSpaceView(MemorySpace m, TileView v) {
+  if (v.blayout != TileLayout::kRowMajor || v.slayout != TileLayout::kNoneBox) return v;
+  switch (m) {
+    case MemorySpace::kMat:
+      v.blayout = TileLayout::kColMajor;
+      v.slayout = TileLayout::kRowMajor;
+      break;
+    case MemorySpace::kLeft:
+      v.slayout = TileLayout::kRowMajor;
+      break;
+    case MemorySpace::kRight:
+      v.slayout = TileLayout::kColMajor;
+      break;
+    case MemorySpace::kAcc:
+      v.blayout = TileLayout::kColMajor;
+      v.slayout = TileLayout::kRowMajor;
+      v.fractal = 1024;
+      break;
+    default:
+      break;
+  }
+  return v;
+}
+
 namespace {
+
+std::string SpaceName(MemorySpace m) {
+  switch (m) {
+    case MemorySpace::kMat:
+      return "L1 (pl.Mem.Mat)";
+    case MemorySpace::kLeft:
+      return "L0A (pl.Mem.Left)";
+    case MemorySpace::kRight:
+      return "L0B (pl.Mem.Right)";
+    case MemorySpace::kAcc:
+      return "L0C (pl.Mem.Acc)";
+    case MemorySpace::kBias:
+      return "the bias table (pl.Mem.Bias)";
+    default:
+      return "UB";
+  }
+}
 
 int64_t RoundUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
@@ -518,11 +578,12 @@ UbPlacement UbAllocator::Place(const Var* var, const Call* call, MemorySpace spa
   r.addr = next;
   if (k >= 0) bumped_[k] = r.addr;
   next += RoundUp(bytes, kTileAlign);
-  if (vec && cap_ > 0 && next > cap_) {
+  int64_t cap = vec ? cap_ : OnChipCapacity(arch_, space);
+  if (cap > 0 && next > cap) {
     r.ok = false;
     r.error_span = call->span;
-    r.error = fmt::format("{}: kernel tiles need {} bytes of UB but the {} target has {}",
-                          OpName(call), next, arch_, cap_);
+    r.error = fmt::format("{}: kernel tiles need {} bytes of {} but the {} target has {}",
+                          OpName(call), next, SpaceName(space), arch_, cap);
   }
   return r;
 }

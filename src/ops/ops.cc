@@ -22,6 +22,7 @@ void FillOpRegistry(OpRegistry& r) {
   RegisterPutGetOps(r);
   RegisterCollectiveOps(r);
   RegisterArrayOps(r);
+  RegisterCubeOps(r);
   for (const OpDef* def : r.All())
     PYPTO_CHECK(static_cast<bool>(def->deduce), "op " + def->name + " has no deducer");
   r.Link();

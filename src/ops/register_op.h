@@ -19,6 +19,7 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r);
 void RegisterPutGetOps(OpRegistry& r);
 void RegisterCollectiveOps(OpRegistry& r);
 void RegisterArrayOps(OpRegistry& r);  // src/ops/array_ops.cc
+void RegisterCubeOps(OpRegistry& r);   // src/ops/cube_ops.cc
 
 }  // namespace pypto::ir
 

@@ -26,6 +26,7 @@ const OpTable& GetOpTable() {
     RegisterDistributedSemantics(*tab);
     RegisterCollectiveSemantics(*tab);
     RegisterArraySemantics(*tab);
+    RegisterCubeSemantics(*tab);
     for (const auto& [h, why] : kNotExecutable) tab->unsupported[h.id] = why;
     return tab;
   }();

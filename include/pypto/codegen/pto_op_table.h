@@ -71,5 +71,6 @@ void RegisterPtoSystemOps(PtoOpTable& t);
 void RegisterPtoScalarAccessOps(PtoOpTable& t);
 void RegisterPtoTensorViewOps(PtoOpTable& t);
 void RegisterPtoArrayOps(PtoOpTable& t);  // pto_array_ops.cc
+void RegisterPtoCubeOps(PtoOpTable& t);   // pto_cube_ops.cc
 
 }  // namespace pypto::codegen

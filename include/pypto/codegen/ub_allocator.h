@@ -34,14 +34,15 @@
 // emitter before reuse existed, and no address reuse for ptoas's sync insertion
 // to reason about. Only when the Vec (UB) bump layout exceeds the target's
 // capacity is the reuse layout used; if even that does not fit, the error names
-// the program point where the most bytes are live at once. Only Vec has a known
-// capacity; the other spaces always use the bump layout.
+// the program point where the most bytes are live at once. The other spaces
+// always use the bump layout, checked against their capacity (OnChipCapacity).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -103,6 +104,15 @@ struct UbPlan {
 int64_t TilePhysicalCols(int64_t cols, DataType dt, const ir::TileView& view);
 // UB bytes of a tile (rows * physical cols * element size), -1 for a dynamic shape.
 int64_t TileUbBytes(const ir::TileType* tt);
+
+// Bytes of on-chip memory space `m` on target `arch` ("a2a3" / "a5"): Vec (UB)
+// 192 / 256 KiB, Mat (L1) 512 KiB, Left (L0A) and Right (L0B) 64 KiB, Acc (L0C)
+// 128 / 256 KiB, Bias 1 KiB.
+int64_t OnChipCapacity(std::string_view arch, ir::MemorySpace m);
+// The fixed fractal layout of a cube space (Mat: col_major blocks of row_major
+// fractals; Left row/row; Right row/col; Acc col/row with 1024-byte fractals)
+// for a tile whose IR view leaves the layout at its default; other views as given.
+ir::TileView CubeSpaceView(ir::MemorySpace m, ir::TileView v);
 
 // Intervals and bump totals only (no addresses yet). Loop groups with an
 // iter_arg in `coalesce` are coalesced where safe.

@@ -70,6 +70,7 @@ void RegisterTileSemantics(OpTable& t);
 void RegisterDistributedSemantics(OpTable& t);
 void RegisterCollectiveSemantics(OpTable& t);
 void RegisterArraySemantics(OpTable& t);  // semantics/array.cc
+void RegisterCubeSemantics(OpTable& t);   // semantics/cube.cc
 
 // Scalar arithmetic on values (Python semantics for // and %; wraps to `dt`).
 Value ScalarBinary(ir::BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero);

@@ -4,6 +4,7 @@ and run a command expecting a given exit code (its stderr is echoed for FileChec
   simtool.py arange OUT.npy DTYPE D0 [D1 ...]        # values i % 97 - 48
   simtool.py expect-roll IN.npy OUT.npy SHIFT        # OUT == roll(IN, SHIFT, axis=0)
   simtool.py expect-allreduce-sum IN.npy OUT.npy     # OUT[r] == IN.sum(axis=0) for all r
+  simtool.py expect-matmul A.npy B.npy C.npy K      # C[r] == K * (A[r] @ B[r]) in float32
   simtool.py expect-exit CODE -- CMD ARGS...
   simtool.py raw-npy OUT.npy HEADER NBYTES          # a hand-made .npy: HEADER dict text,
                                                     # padded to 128 bytes, then NBYTES zeros
@@ -30,6 +31,13 @@ def main(argv):
         a, b = np.load(argv[2]), np.load(argv[3])
         ok = a.shape == b.shape and all(np.array_equal(b[r], a.sum(axis=0)) for r in range(a.shape[0]))
         print("allreduce OK" if ok else "allreduce MISMATCH")
+        return 0 if ok else 1
+    if cmd == "expect-matmul":
+        a, b, c, k = np.load(argv[2]), np.load(argv[3]), np.load(argv[4]), float(argv[5])
+        want = np.stack([k * (a[r].astype(np.float64) @ b[r].astype(np.float64))
+                         for r in range(a.shape[0])]).astype(np.float32)
+        ok = c.dtype == np.float32 and c.shape == want.shape and np.array_equal(c, want)
+        print("matmul OK" if ok else "matmul MISMATCH")
         return 0 if ok else 1
     if cmd == "raw-npy":
         out, header, nbytes = argv[2], argv[3].encode(), int(argv[4])

@@ -127,6 +127,7 @@ class Exec {
   std::vector<std::vector<Task>>* queues = nullptr;  // host thread only
   std::vector<DeferredCond> deferred;
   const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
+  Span stmt_span;                      // the statement being executed (for errors)
   ManualRun* manual = nullptr;         // set while the body of a pl.manual_scope submits tasks
   TraceNote* note = nullptr;           // the traced op's facts (set only while tracing)
   // Nested function calls on this thread. The verifier rejects recursion; the
@@ -220,10 +221,12 @@ class Interpreter {
   std::vector<std::string> residue_reports;           // --check-signals findings
   std::mutex residue_mu;
 
-  // `call`: the call expression (its span names errors), null for entry points
-  // and dispatched tasks.
+  // `call`: the call expression (for a dispatched task, the dispatching call;
+  // its span names errors), null for entry points.
   Value CallFunction(Exec& ex, const ir::Function& f, std::vector<Value> args,
                      const ir::Call* call = nullptr);
+  // Binds the dynamic dims of f's tensor parameters in `fr` from the tensors passed.
+  void BindParamDims(Frame& fr, const ir::Function& f, const ir::Call* call);
   // Runs every queued rank task and waits for all of them.
   void Flush(Exec& host);
   Value Eval(Exec& ex, const ir::Expr* e);

@@ -58,6 +58,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "allreduce_signal_shape.h"
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/comm.h"
@@ -200,6 +201,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   }
 
   const Expr* LowerAllreduce(const Call& call, Span span) {
+    if (!CheckAllreduceSignalShape(call, span, diag_)) return nullptr;
     const Attr* mode = FindAttr(call.kwargs, "mode");
     if (mode && mode->s == "ring") return LowerRingAllreduce(call, span);
     if (mode && mode->s != "mesh") {

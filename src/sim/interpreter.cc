@@ -262,6 +262,12 @@ Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vec
   t.fn = &f;
   t.call = c;
   t.args = args;
+  for (Value& v : t.args)  // each host tensor argument becomes the device's own buffer
+    if (v.kind == Value::Kind::kTensor && !v.tensor->IsWindow()) {
+      auto dt = std::make_shared<TensorVal>(*v.tensor);
+      dt->gm_base = dt->offset;
+      v.tensor = dt;
+    }
   t.clock = ex.t.clock;
   (*ex.queues)[dev].push_back(std::move(t));
   ClockTick(ex.t);

@@ -172,6 +172,12 @@ class Exec {
   void WriteRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
                    const std::vector<int64_t>& ext, const double* data, bool atomic_add,
                    const char* role);
+  // With RunOptions::check_alignment: a GM transfer (tile.load / store, remote
+  // load / store, put / get) whose first element is not 32-byte aligned in its
+  // storage is an error naming the op, rank, line and byte address. Empty boxes
+  // move nothing and are not judged.
+  void CheckTransferAlignment(const TensorVal& v, const std::vector<int64_t>& off,
+                              const std::vector<int64_t>& ext, const char* role) const;
   // Window byte offset of element `idx` of a window view (for signal cells).
   int64_t CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,
                          const char* role) const;

@@ -225,9 +225,11 @@ Value TensorRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TensorVal& t = ex.Tensor(a[1], "target");
   if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
   int dev = ex.PeerDevice(t, ex.Int(a[2], "peer"));
+  ex.CheckTransferAlignment(src, Zeros(src.rank()), src.valid, "src");
   std::vector<double> v = ex.ReadRegion(src, ex.device(), Zeros(src.rank()), src.valid, "src");
   std::vector<int64_t> ext = src.valid;
   while (ext.size() < t.rank()) ext.insert(ext.begin(), 1);
+  ex.CheckTransferAlignment(t, ex.Ints(a[3], "offsets"), ext, "target");
   ex.WriteRegion(t, dev, ex.Ints(a[3], "offsets"), ext, v.data(), AtomicAdd(ex, c), "target");
   return Value::None();
 }
@@ -259,6 +261,8 @@ void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put, bool til
     soff = Zeros(src.rank());
     ext = src.shape;
   }
+  ex.CheckTransferAlignment(src, soff, ext, "src");
+  ex.CheckTransferAlignment(dst, doff, ext, "dst");
   std::vector<double> v = ex.ReadRegion(src, src_dev, soff, ext, "src");
   bool atomic = put && AtomicAdd(ex, c);
   ex.WriteRegion(dst, dst_dev, doff, ext, v.data(), atomic, "dst");

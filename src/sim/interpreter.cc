@@ -357,7 +357,10 @@ void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
 void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
   for (const DeferredCond& dc : ex.deferred) {
     uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
-    auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
+    // Polled unsigned, as the hardware does: -1 reads as UINT32_MAX and satisfies.
+    auto ready = [cell, &dc] {
+      return static_cast<uint32_t>(CellLoad(cell)) >= static_cast<uint32_t>(dc.expected);
+    };
     TraceNote note;
     note.wait = true;
     TraceNote* outer = ex.note;

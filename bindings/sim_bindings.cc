@@ -211,7 +211,8 @@ void InitSim(py::module_& m) {
           const std::string& entry, double deadline_s, bool check_signals, bool detect_races,
           bool poison_nan, const std::string& trace_path, bool stats, bool inputs_random,
           uint64_t inputs_seed, const py::dict& bf16_inputs, int64_t memory_limit, bool verify,
-          const py::object& subworker, const std::string& timeline_path, int64_t max_steps) {
+          const py::object& subworker, const std::string& timeline_path, int64_t max_steps,
+          bool check_alignment) {
         sim::RunOptions opts =
             MakeOptions(ranks, schedule, entry, deadline_s, check_signals, detect_races, poison_nan,
                         trace_path, stats, inputs_random, inputs_seed, memory_limit, verify);
@@ -219,6 +220,7 @@ void InitSim(py::module_& m) {
           RaiseArgumentError("run_program: max_steps=" + std::to_string(max_steps) +
                              " is negative (0 = no bound)");
         opts.max_steps = max_steps;
+        opts.check_alignment = check_alignment;
         opts.timeline_path = timeline_path;
         opts.program_name = p.prog->name;
         std::map<std::string, sim::HostArray> in = ToHostInputs(inputs, bf16_inputs);
@@ -234,14 +236,15 @@ void InitSim(py::module_& m) {
       py::arg("inputs_random") = false, py::arg("inputs_seed") = 0,
       py::arg("bf16_inputs") = py::dict(), py::arg("memory_limit") = sim::kDefaultMemoryLimit,
       py::arg("verify") = true, py::arg("subworker") = py::none(), py::arg("timeline_path") = "",
-      py::arg("max_steps") = 0,
+      py::arg("max_steps") = 0, py::arg("check_alignment") = false,
       "Runs a program on `ranks` simulated ranks. inputs: {param name: array} (host tensors "
       "are world-shaped [P, ...]). schedule: \"parallel\", \"random:SEED\" or "
       "\"pct:SEED[:DEPTH[:STEPS]]\". Returns "
       "(outputs {name: ndarray} for every Out/InOut parameter of the entry, report text). "
       "Raises SimError (with exit_code) on deadlock, race, bad inputs or runtime errors. "
       "memory_limit: bytes (0 = none) of windows and host tensors; verify: run the verifier "
-      "first; max_steps: bound on loop iterations plus switch points (0 = none). subworker: "
+      "first; max_steps: bound on loop iterations plus switch points (0 = none); "
+      "check_alignment: a GM transfer not starting on a 32-byte boundary is an error. subworker: "
       "dispatcher(name, args) for HOST SubWorker calls (see pypto.runtime). Ctrl-C cancels the "
       "run and raises KeyboardInterrupt.");
   m.def(

@@ -86,7 +86,7 @@ def run_program(program: Program, ranks: int, inputs: Mapping[str, numpy.ndarray
                 poison_nan: bool = False, trace_path: str = "", stats: bool = False,
                 inputs_random: bool = False, inputs_seed: int = 0,
                 bf16_inputs: Mapping[str, Any] = ..., memory_limit: int = ...,
-                verify: bool = True, max_steps: int = 0
+                verify: bool = True, max_steps: int = 0, check_alignment: bool = False
                 ) -> Tuple[Dict[str, numpy.ndarray], str]:
     """Runs a program on simulated ranks; raises SimError (KeyboardInterrupt on Ctrl-C)."""
 

@@ -58,6 +58,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "allreduce_signal_shape.h"
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/comm.h"
@@ -200,6 +201,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
   }
 
   const Expr* LowerAllreduce(const Call& call, Span span) {
+    if (!CheckAllreduceSignalShape(call, span, diag_)) return nullptr;
     const Attr* mode = FindAttr(call.kwargs, "mode");
     if (mode && mode->s == "ring") return LowerRingAllreduce(call, span);
     if (mode && mode->s != "mesh") {
@@ -327,7 +329,15 @@ class CompositeLowerer : public util::LoopDepthMutator {
     const int64_t NR = *nr;
     OpHandle reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
-    int64_t maxlen = (total + NR - 1) / NR;
+    // A 2-byte (FP16) segment boundary rounds up to 16 elements (32 bytes),
+    // capped at SIZE, so every non-empty segment starts MTE-aligned; FP32 keeps
+    // the balanced floor(i * SIZE / NR).
+    const int64_t align = elem == 2 ? 32 / elem : 1;
+    auto lo_of = [&](int64_t i) {
+      return std::min((i * total / NR + align - 1) / align * align, total);
+    };
+    int64_t maxlen = 0;
+    for (int64_t i = 0; i < NR; ++i) maxlen = std::max(maxlen, lo_of(i + 1) - lo_of(i));
     int64_t chunk = kChunkBytes / elem;
     if (maxlen * elem < kChunkBytes)
       chunk = std::max<int64_t>((maxlen * elem + 31) / 32 * 32 / elem, 1);
@@ -341,7 +351,12 @@ class CompositeLowerer : public util::LoopDepthMutator {
     const Var* stage = StageTile("ring_stage", 1, chunk, tt->dtype);
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
-    auto lo = [&](const Expr* i) { return b_.FloorDiv(b_.Mul(i, b_.Int(total)), b_.Int(NR)); };
+    auto lo = [&](const Expr* i) -> const Expr* {
+      const Expr* b = b_.FloorDiv(b_.Mul(i, b_.Int(total)), b_.Int(NR));
+      if (align == 1) return b;
+      return b_.Min(b_.Mul(b_.FloorDiv(b_.Add(b, b_.Int(align - 1)), b_.Int(align)), b_.Int(align)),
+                    b_.Int(total));
+    };
     // Barrier g on round row `row`: cells [row, r].
     auto row_barrier = [&](const Expr* row, const Expr* g) {
       ForOthers(c, "peer", [&](const Var* peer) {
@@ -384,7 +399,7 @@ class CompositeLowerer : public util::LoopDepthMutator {
                     b_valid = b_.Assign(
                         "recv_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(b_len, jc)), b_.Int(0)));
                     // Read before the ready barrier (clamped in bounds when inactive).
-                    const Expr* off = b_.Min(b_off, b_.Int(total - 1));
+                    const Expr* off = b_.Min(b_off, b_.Int((total - 1) / align * align));
                     own = b_.Assign(
                         "own", b_.Op(ops::kTileLoad,
                                      {t2, b_.Tuple({b_.Int(0), off}), b_.IndexTuple({1, chunk}),

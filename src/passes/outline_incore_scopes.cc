@@ -14,11 +14,14 @@
 // own Vars (a re-assigned live-in stays re-assigned), so non-SSA input keeps its
 // meaning. An Opaque parent becomes Orchestration, except the host orchestrator.
 // A task's "task_id" / "deps" attrs move to the call (pl.manual_scope ordering
-// survives outlining); its other attrs become the kernel's attrs.
+// survives outlining); its other attrs become the kernel's attrs. A scope that
+// registers pld.system.defer_wait conditions must keep the V1 waiter contract
+// (defer_wait_waiter.h).
 #include <fmt/format.h>
 
 #include <unordered_set>
 
+#include "defer_wait_waiter.h"
 #include "ir_walk.h"
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
@@ -259,6 +262,7 @@ class OutlineIncoreScopesPass : public Pass {
         out.push_back(f);
         continue;
       }
+      CheckDeferWaitWaiters(*f, diag);
       VarUses all = CollectVarUses(f->body, /*include_types=*/true);
       Outliner o(ctx, prog, *f, all, CollectRegionUses(f->body),
                  std::unordered_set<const Var*>(f->params.begin(), f->params.end()), globals, diag);

@@ -11,6 +11,9 @@ namespace pypto::sim {
 
 using namespace ir;
 
+// The GM start alignment of an MTE transfer (--check-alignment).
+constexpr int64_t kGmTransferAlign = 32;
+
 // The op name errors and race reports give: the current call's, or "" outside one.
 static const std::string& OpNameOf(const Call* c) {
   static const std::string kNone;
@@ -106,6 +109,25 @@ uint8_t* Exec::Base(const TensorVal& v, int dev) const {
 static int64_t StorageElems(Machine& m, const TensorVal& v) {
   int64_t bytes = v.IsWindow() ? m.alloc(v.alloc).bytes : static_cast<int64_t>(v.host->size);
   return bytes / DTypeBytes(v.dtype);
+}
+
+void Exec::CheckTransferAlignment(const TensorVal& v, const std::vector<int64_t>& off,
+                                  const std::vector<int64_t>& ext, const char* role) const {
+  if (!in.opts.check_alignment || off.size() != v.rank()) return;
+  for (int64_t e : ext)
+    if (e <= 0) return;
+  int64_t e = v.offset - v.gm_base;
+  for (size_t k = 0; k < off.size(); ++k) e += off[k] * v.strides[k];
+  int64_t byte = e * DTypeBytes(v.dtype);
+  if (byte % kGmTransferAlign == 0) return;
+  std::string where = v.IsWindow() ? fmt::format("window '{}'", m.alloc(v.alloc).name)
+                                   : fmt::format("tensor '{}'", v.name);
+  Fail(
+      fmt::format("misaligned GM transfer (--check-alignment): '{}' ('{}') starts at byte {} "
+                  "of {} (element {} of a {} {} view), not a multiple of {}; MTE transfers "
+                  "need {}-byte aligned GM starts",
+                  role, v.name, byte, where, ShapeString(off), DTypeName(v.dtype),
+                  ShapeString(v.shape), kGmTransferAlign, kGmTransferAlign));
 }
 
 void Exec::CheckRegion(const TensorVal& v, int dev, const std::vector<int64_t>& off,

@@ -63,9 +63,15 @@ Value Interpreter::Eval(Exec& ex, const Expr* e) {
       }
       auto g = globals.find(static_cast<const Var*>(e));
       if (g != globals.end()) return g->second;
-      throw SimError(e->span, "use of variable '" + static_cast<const Var*>(e)->name_hint +
-                                  "' that has no value at run time; bind it (dynamic dims bind "
-                                  "from input shapes)");
+      // Reported at the statement that uses it: a Var node is shared by all its
+      // uses, so its own span is the declaration (for a DSL dynamic dim, a line
+      // of the decorator's generated prelude).
+      const auto* v = static_cast<const Var*>(e);
+      throw SimError(ex.stmt_span.IsKnown() ? ex.stmt_span : e->span,
+                     fmt::format("use of variable '{}' (declared at {}) that has no value at "
+                                 "run time; bind it (a dynamic dim binds from an input shape "
+                                 "or from the shape of a tensor parameter that mentions it)",
+                                 v->name_hint, FormatSpan(e->span)));
     }
     case NodeKind::kConstInt: {
       auto* c = static_cast<const ConstInt*>(e);
@@ -257,6 +263,12 @@ Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vec
   t.fn = &f;
   t.call = c;
   t.args = args;
+  for (Value& v : t.args)  // each host tensor argument becomes the device's own buffer
+    if (v.kind == Value::Kind::kTensor && !v.tensor->IsWindow()) {
+      auto dt = std::make_shared<TensorVal>(*v.tensor);
+      dt->gm_base = dt->offset;
+      v.tensor = dt;
+    }
   t.clock = ex.t.clock;
   (*ex.queues)[dev].push_back(std::move(t));
   ClockTick(ex.t);
@@ -330,7 +342,7 @@ void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
     ex.deferred.clear();
     if (task.fn) {
       int64_t ts = trace.enabled() ? sched.Now(ex.t) : 0;
-      CallFunction(ex, *task.fn, task.args);
+      CallFunction(ex, *task.fn, task.args, task.call);
       TraceSpan(ex, task.fn->name, kCatTask, ts, task.fn->span);
     } else {
       Frame f;
@@ -346,7 +358,10 @@ void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
 void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
   for (const DeferredCond& dc : ex.deferred) {
     uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
-    auto ready = [cell, &dc] { return CellLoad(cell) >= dc.expected; };
+    // Polled unsigned, as the hardware does: -1 reads as UINT32_MAX and satisfies.
+    auto ready = [cell, &dc] {
+      return static_cast<uint32_t>(CellLoad(cell)) >= static_cast<uint32_t>(dc.expected);
+    };
     TraceNote note;
     note.wait = true;
     TraceNote* outer = ex.note;
@@ -381,6 +396,31 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
   ex.deferred.clear();
 }
 
+// A dynamic dim in a tensor parameter's shape is bound by the tensor passed
+// (as the PTO emitter binds it: a hidden index argument read from the shape),
+// so the body may use it as a value; two parameters giving it different
+// extents are an error. Dims bound as globals (NR, input dims) are left alone.
+void Interpreter::BindParamDims(Frame& fr, const Function& f, const ir::Call* call) {
+  for (const Var* p : f.params) {
+    const Value& v = fr.env[p];
+    const TensorType* tt = AsTensorTypeLike(p->type);
+    if (!tt || v.kind != Value::Kind::kTensor || v.tensor->rank() != tt->rank()) continue;
+    for (size_t d = 0; d < tt->rank(); ++d) {
+      const Var* dim = AsVarLike(tt->shape[d]);
+      if (!dim || globals.count(dim)) continue;
+      int64_t actual = v.tensor->shape[d];
+      auto [it, fresh] = fr.env.emplace(dim, Value::Int(actual));
+      if (!fresh && it->second.IsScalar() && it->second.AsInt() != actual)
+        throw SimError(call ? call->span : f.span,
+                       fmt::format("call of '{}': parameter '{}' has {} = {} in dim {}, but an "
+                                   "earlier parameter gave {} = {}; one dynamic dim has one "
+                                   "extent per call",
+                                   f.name, p->name_hint, dim->name_hint, actual, d, dim->name_hint,
+                                   it->second.AsInt()));
+    }
+  }
+}
+
 Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> args,
                                 const ir::Call* call) {
   if (args.size() != f.params.size())
@@ -408,6 +448,7 @@ Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> 
       args[i] = CastScalar(args[i], ps->dtype);
     fr.env[f.params[i]] = std::move(args[i]);
   }
+  BindParamDims(fr, f, call);
   Frame* saved = ex.frame;
   ex.frame = &fr;
   if (f.body) ExecStmt(ex, f.body);
@@ -418,6 +459,14 @@ Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> 
 }
 
 Interpreter::Flow Interpreter::ExecStmt(Exec& ex, const Stmt* s) {
+  struct StmtGuard {
+    Span& cur;
+    Span saved;
+    StmtGuard(Span& c, Span s) : cur(c), saved(c) {
+      if (s.IsKnown()) cur = s;
+    }
+    ~StmtGuard() { cur = saved; }
+  } stmt_guard(ex.stmt_span, s->span);
   switch (s->kind) {
     case NodeKind::kSeqStmt:
       for (const Stmt* x : static_cast<const SeqStmt*>(s)->stmts) {

@@ -4,7 +4,8 @@
 //             [--entry FUNC] [--schedule=parallel|random:SEED|pct:SEED[:DEPTH[:STEPS]]]
 //             [--sweep N [--keep-going]] [--expect NAME=FILE.npy ...] [--max-steps N]
 //             [--deadline SECONDS]
-//             [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]
+//             [--check-signals] [--check-alignment] [--detect-races] [--poison=nan]
+//             [--trace FILE]
 //             [--timeline FILE.html]
 //             [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]
 //
@@ -34,7 +35,8 @@ static std::string UsageText() {
          "                 [--sweep N [--keep-going]] [--expect NAME=FILE.npy ...] [--max-steps "
          "N]\n"
          "                 [--deadline SECONDS]\n"
-         "                 [--check-signals] [--detect-races] [--poison=nan] [--trace FILE]\n"
+         "                 [--check-signals] [--check-alignment] [--detect-races] [--poison=nan]\n"
+         "                 [--trace FILE]\n"
          "                 [--timeline FILE.html] [--stats] [--inputs-random=SEED] "
          "[--memory-limit=BYTES]\n"
          "Verifies FILE, runs its entry on P simulated ranks (1.." +
@@ -57,6 +59,8 @@ static std::string UsageText() {
          "without --expect from the first seed's) and prints it for replay; --keep-going runs\n"
          "all N and counts the failing ones. --expect NAME=FILE.npy: output NAME must equal\n"
          "FILE (exit 1 otherwise). --max-steps N bounds loop iterations plus switch points.\n"
+         "--check-alignment makes a GM transfer (tile load/store, remote load/store, put/get)\n"
+         "whose start is not 32-byte aligned an error naming the op, rank, line and address.\n"
          "--trace writes a Chrome trace JSON, streamed while the run goes; --timeline\n"
          "writes a self-contained HTML page of the run (also of a deadlocked one).\n"
          "Exit codes: 0 success; 1 user error (diagnostics); 2 usage error or unreadable FILE;\n"
@@ -142,6 +146,8 @@ int main(int argc, char** argv) {
       opts.deadline_s = d;
     } else if (a == "--check-signals") {
       opts.check_signals = true;
+    } else if (a == "--check-alignment") {
+      opts.check_alignment = true;
     } else if (a == "--detect-races") {
       opts.detect_races = true;
     } else if (value_of(i, a, "--poison", &v)) {

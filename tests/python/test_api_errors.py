@@ -17,7 +17,7 @@ ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 RING = os.path.join(ROOT, "examples", "ring_exchange.pir")
 RUN_PARAMS = ("program, ranks, inputs, schedule, entry, deadline_s, check_signals, detect_races, "
               "poison_nan, trace_path, stats, inputs_random, inputs_seed, memory_limit, timeline, "
-              "max_steps")
+              "max_steps, check_alignment")
 
 
 def _ring():

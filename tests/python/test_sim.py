@@ -213,11 +213,10 @@ class ManualDeferred:
     def chip(self, inp: pl.Tensor[[1, 8], pl.INT32], out: pl.Out[pl.Tensor[[3, 8], pl.INT32]],
              payload: pl.InOut[pld.DistributedTensor[[1, 8], pl.INT32]],
              sig: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]],
-             peer: pl.Scalar[pl.INT32]) -> pl.Tensor[[3, 8], pl.INT32]:
+             peer: pl.Scalar[pl.INT32], epoch: pl.Scalar[pl.INT32]) -> pl.Tensor[[3, 8], pl.INT32]:
         with pl.manual_scope():
             for row in pl.range(3):
                 with pl.at(level=pl.Level.CORE_GROUP, name_hint="waiter") as w:
-                    epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
                     pld.system.defer_wait(sig, [0, 0], epoch, cmp=pld.WaitCmp.Ge)
                 with pl.at(level=pl.Level.CORE_GROUP, name_hint="consumer", deps=[w]):
                     got = pl.load(payload, [0, 0], [1, 8])
@@ -225,8 +224,8 @@ class ManualDeferred:
             with pl.at(level=pl.Level.CORE_GROUP, name_hint="publisher"):
                 mine = pl.load(inp, [0, 0], [1, 8])
                 pld.remote_store(mine, payload, peer, [0, 0])
-                epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
-                pld.system.notify(sig, peer, [0, 0], epoch, op=pld.NotifyOp.Set)
+                sent: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
+                pld.system.notify(sig, peer, [0, 0], sent, op=pld.NotifyOp.Set)
         return out
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
@@ -236,7 +235,7 @@ class ManualDeferred:
         for r in pl.range(pld.world_size()):
             payload = pld.window(pbuf, [1, 8], dtype=pl.INT32)
             sig = pld.window(sbuf, [1, 1], dtype=pl.INT32)
-            self.chip(x[r], y[r], payload, sig, (r + 1) % pld.world_size(), device=r)
+            self.chip(x[r], y[r], payload, sig, (r + 1) % pld.world_size(), 2, device=r)
 
 
 @pytest.mark.parametrize("schedule", ["parallel", "random:2"])

@@ -94,15 +94,16 @@ def _subworker_dispatcher(program):
 def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_s=30.0,
         check_signals=False, detect_races=False, poison_nan=False, trace_path="",
         stats=False, inputs_random=False, inputs_seed=0, memory_limit=DEFAULT_MEMORY_LIMIT,
-        timeline="", max_steps=0):
+        timeline="", max_steps=0, check_alignment=False):
     """Runs ``program`` on ``ranks`` simulated ranks; returns a :class:`RunResult`.
 
     inputs: {parameter name: array-like} for the entry's input tensors/scalars.
     schedule: "parallel" (OS threads), "random:SEED" (one logical thread at a time,
     seeded, replayable) or "pct:SEED[:DEPTH[:STEPS]]" (one at a time, PCT priorities
     with DEPTH-1 change points; see docs/executor.md). max_steps (0 = no bound)
-    bounds loop iterations plus switch points. detect_races / check_signals / poison_nan enable the
-    executor's detectors; trace_path writes a Chrome trace (streamed); timeline
+    bounds loop iterations plus switch points. detect_races / check_signals / poison_nan /
+    check_alignment (a GM transfer not starting on a 32-byte boundary) enable the executor's
+    detectors; trace_path writes a Chrome trace (streamed); timeline
     writes a self-contained HTML timeline of the run, also of a failed or
     deadlocked one (the exception is raised after it is written); inputs_random fills
     missing inputs from inputs_seed. BF16 parameters take float arrays (rounded to
@@ -113,7 +114,8 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
     memory_limit = _check_arguments(
         program, ranks, inputs, schedule, entry, deadline_s,
         dict(check_signals=check_signals, detect_races=detect_races, poison_nan=poison_nan,
-             stats=stats, inputs_random=inputs_random), trace_path, timeline, inputs_seed,
+             stats=stats, inputs_random=inputs_random, check_alignment=check_alignment),
+        trace_path, timeline, inputs_seed,
         memory_limit, max_steps)
     try:
         _core.verify(program)
@@ -136,7 +138,7 @@ def run(program, ranks, inputs=None, schedule="parallel", *, entry="", deadline_
             inputs_random=inputs_random, inputs_seed=inputs_seed,
             bf16_inputs={n: True for n in bf16 & set(inputs)}, memory_limit=memory_limit,
             verify=False, timeline_path=timeline, max_steps=max_steps,
-            subworker=_subworker_dispatcher(program))
+            check_alignment=check_alignment, subworker=_subworker_dispatcher(program))
     except _core.PyptoError as e:
         new = remap_error(e, getattr(program, "_pypto_source_map", None))
         if hasattr(e, "exit_code"):

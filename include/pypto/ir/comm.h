@@ -11,4 +11,8 @@ enum class WaitCmp : int { kEq = 0, kGe = 1 };                          // wait 
 enum class AtomicType : int { kNone = 0, kAdd = 1 };                    // put, remote_store
 enum class ReduceOp : int { kSum = 0, kMax = 1, kMin = 2, kProd = 3 };  // collectives
 
+// defer_wait V1: one task registers at most this many completion conditions
+// (independent of the scheduler's limit on concurrently deferred tasks).
+inline constexpr int kMaxDeferredConditions = 64;
+
 }  // namespace pypto::ir

@@ -128,6 +128,7 @@ class Exec {
   std::vector<std::vector<Task>>* queues = nullptr;  // host thread only
   std::vector<DeferredCond> deferred;
   const ir::Call* cur_call = nullptr;  // the op being executed (for errors)
+  Span stmt_span;                      // the statement being executed (for errors)
   ManualRun* manual = nullptr;         // set while the body of a pl.manual_scope submits tasks
   TraceNote* note = nullptr;           // the traced op's facts (set only while tracing)
   // Nested function calls on this thread. The verifier rejects recursion; the
@@ -172,6 +173,12 @@ class Exec {
   void WriteRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
                    const std::vector<int64_t>& ext, const double* data, bool atomic_add,
                    const char* role);
+  // With RunOptions::check_alignment: a GM transfer (tile.load / store, remote
+  // load / store, put / get) whose first element is not 32-byte aligned in its
+  // storage is an error naming the op, rank, line and byte address. Empty boxes
+  // move nothing and are not judged.
+  void CheckTransferAlignment(const TensorVal& v, const std::vector<int64_t>& off,
+                              const std::vector<int64_t>& ext, const char* role) const;
   // Window byte offset of element `idx` of a window view (for signal cells).
   int64_t CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,
                          const char* role) const;
@@ -221,10 +228,12 @@ class Interpreter {
   std::vector<std::string> residue_reports;           // --check-signals findings
   std::mutex residue_mu;
 
-  // `call`: the call expression (its span names errors), null for entry points
-  // and dispatched tasks.
+  // `call`: the call expression (for a dispatched task, the dispatching call;
+  // its span names errors), null for entry points.
   Value CallFunction(Exec& ex, const ir::Function& f, std::vector<Value> args,
                      const ir::Call* call = nullptr);
+  // Binds the dynamic dims of f's tensor parameters in `fr` from the tensors passed.
+  void BindParamDims(Frame& fr, const ir::Function& f, const ir::Call* call);
   // Runs every queued rank task and waits for all of them.
   void Flush(Exec& host);
   Value Eval(Exec& ex, const ir::Expr* e);

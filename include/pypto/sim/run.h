@@ -57,14 +57,15 @@ struct RunOptions {
   // Upper bound on loop iterations plus schedule switch points, summed over all
   // logical threads; a run that takes more is an error (exit 1). 0 = no bound.
   int64_t max_steps = 0;
-  double deadline_s = 30.0;    // parallel mode: no progress for this long = deadlock
-  bool check_signals = false;  // report non-zero signal cells (after collectives, at end)
-  bool detect_races = false;   // happens-before race detection on window bytes
-  bool poison_nan = false;     // fill windows (non-signal) and Out buffers with NaN
-  std::string trace_path;      // Chrome trace JSON, streamed while running ("" = none)
-  std::string timeline_path;   // self-contained HTML timeline ("" = none)
-  std::string program_name;    // shown in the timeline's title (the program file)
-  bool stats = false;          // append bytes moved / notifies / waits per rank to report
+  double deadline_s = 30.0;      // parallel mode: no progress for this long = deadlock
+  bool check_signals = false;    // report non-zero signal cells (after collectives, at end)
+  bool check_alignment = false;  // a GM transfer starting off a 32-byte boundary is an error
+  bool detect_races = false;     // happens-before race detection on window bytes
+  bool poison_nan = false;       // fill windows (non-signal) and Out buffers with NaN
+  std::string trace_path;        // Chrome trace JSON, streamed while running ("" = none)
+  std::string timeline_path;     // self-contained HTML timeline ("" = none)
+  std::string program_name;      // shown in the timeline's title (the program file)
+  bool stats = false;            // append bytes moved / notifies / waits per rank to report
   // When set, inputs that are not given are generated from this seed as exactly
   // representable small integers (so float sums are order-independent).
   bool inputs_random = false;

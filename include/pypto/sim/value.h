@@ -47,6 +47,9 @@ struct TensorVal {
   std::vector<int64_t> strides;  // elements
   std::vector<int64_t> valid;    // valid extent per dim (== shape when full)
   std::string name;              // for diagnostics
+  // A host tensor dispatched to a device is, on the hardware, its own device
+  // buffer: the element offset of that buffer's start (for --check-alignment).
+  int64_t gm_base = 0;
 
   size_t rank() const { return shape.size(); }
   int64_t NumElements() const;

@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "pypto/core/checked_int.h"
+#include "pypto/ir/comm.h"
 #include "pypto/ir/transfer_operands.h"
 #include "pypto/sim/interpreter.h"
 #include "pypto/sim/semantics_util.h"
@@ -194,8 +196,16 @@ Value DeferWait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   int64_t off = ex.CellByteOffset(t, idx, "offsets");
   if (ex.KwEnum(c, "cmp", ir::WaitCmp::kGe) != ir::WaitCmp::kGe)
     ex.Fail("supports only pld.WaitCmp.Ge");
-  ex.deferred.push_back(
-      {t.alloc, ex.device(), off, ex.Int(a[2], "expected"), CellName(ex, t, idx), c.span});
+  int64_t expected = ex.Int(a[2], "expected");
+  if (expected < 0 || expected > INT32_MAX)
+    ex.Fail(
+        fmt::format("threshold {} is outside [0, 2147483647]; the counter is polled as an "
+                    "unsigned 32-bit value",
+                    expected));
+  if (ex.deferred.size() >= static_cast<size_t>(ir::kMaxDeferredConditions))
+    ex.Fail(fmt::format("the task registers more than {} conditions (defer_wait V1 limit)",
+                        ir::kMaxDeferredConditions));
+  ex.deferred.push_back({t.alloc, ex.device(), off, expected, CellName(ex, t, idx), c.span});
   return Value::None();
 }
 
@@ -225,9 +235,11 @@ Value TensorRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TensorVal& t = ex.Tensor(a[1], "target");
   if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
   int dev = ex.PeerDevice(t, ex.Int(a[2], "peer"));
+  ex.CheckTransferAlignment(src, Zeros(src.rank()), src.valid, "src");
   std::vector<double> v = ex.ReadRegion(src, ex.device(), Zeros(src.rank()), src.valid, "src");
   std::vector<int64_t> ext = src.valid;
   while (ext.size() < t.rank()) ext.insert(ext.begin(), 1);
+  ex.CheckTransferAlignment(t, ex.Ints(a[3], "offsets"), ext, "target");
   ex.WriteRegion(t, dev, ex.Ints(a[3], "offsets"), ext, v.data(), AtomicAdd(ex, c), "target");
   return Value::None();
 }
@@ -259,6 +271,8 @@ void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put, bool til
     soff = Zeros(src.rank());
     ext = src.shape;
   }
+  ex.CheckTransferAlignment(src, soff, ext, "src");
+  ex.CheckTransferAlignment(dst, doff, ext, "dst");
   std::vector<double> v = ex.ReadRegion(src, src_dev, soff, ext, "src");
   bool atomic = put && AtomicAdd(ex, c);
   ex.WriteRegion(dst, dst_dev, doff, ext, v.data(), atomic, "dst");

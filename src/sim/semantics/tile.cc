@@ -83,6 +83,7 @@ std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
   }
   auto tile = NewTile(t.dtype, shape);
   tile->valid = valid;
+  ex.CheckTransferAlignment(t, off, valid, role);
   std::vector<double> v = ex.ReadRegion(t, device, off, valid, role);
   ForEachIn(shape, valid, [&](int64_t ti, int64_t bi) { tile->data[ti] = v[bi]; });
   return tile;
@@ -154,6 +155,7 @@ void StoreTile(Exec& ex, const TileVal& tile_in, const TensorVal& t, int device,
   for (int64_t b : box) n *= b;
   v.resize(static_cast<size_t>(std::max<int64_t>(n, 0)));
   ForEachIn(tshape, box, [&](int64_t ti, int64_t bi) { v[bi] = tile.data[ti]; });
+  ex.CheckTransferAlignment(t, off, box, role);
   ex.WriteRegion(t, device, off, box, v.data(), atomic, role);
 }
 

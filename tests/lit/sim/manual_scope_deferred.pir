@@ -5,9 +5,10 @@
 # dependency, so it runs while the waiters' completions are still deferred.
 # Rank r's rows hold rank r-1's input. Before and after the default pipeline
 # (the deps survive outlining as call attrs), on the parallel and a random
-# schedule, with the race detector. `epoch` is a scratch scalar of two tasks:
-# each kernel gets its own (it is not a kernel result); `out` is re-assigned in
-# the consumer: the kernel copies its parameter into a local first.
+# schedule, with the race detector. The waiters' threshold is a scalar
+# parameter (a V1 waiter only registers and does scalar bookkeeping: no
+# tensor.read); `out` is re-assigned in the consumer: the kernel copies its
+# parameter into a local first.
 # RUN: rm -rf %t.d && mkdir -p %t.d
 # RUN: %python -c "import numpy as np; x = np.full((2, 1, 8), 7, np.int32); x[1] = 9; x[:, :, 0] = 3; np.save('%t.d/x.npy', x)"
 # RUN: %python -c "import numpy as np; e = np.full((2, 4, 8), 9, np.int32); e[1] = 7; e[:, :, 0] = 3; np.save('%t.d/want.npy', e)"
@@ -29,11 +30,10 @@ class ManualScopeDeferred:
     @pl.function(type=pl.FunctionType.Orchestration)
     def chip(self, inp: pl.Tensor[[1, 8], pl.INT32], out: pl.Out[pl.Tensor[[4, 8], pl.INT32]],
              payload: pl.InOut[pld.DistributedTensor[[1, 8], pl.INT32]], sig: pl.InOut[pld.DistributedTensor[[1, 1], pl.INT32]],
-             peer: pl.Scalar[pl.INT32]) -> pl.Tensor[[4, 8], pl.INT32]:
+             peer: pl.Scalar[pl.INT32], epoch: pl.Scalar[pl.INT32]) -> pl.Tensor[[4, 8], pl.INT32]:
         with pl.manual_scope():
             for row in pl.range(4):
                 with pl.at(level=pl.Level.CORE_GROUP, name_hint="waiter") as waited:
-                    epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
                     pld.system.defer_wait(sig, [0, 0], epoch, cmp=pld.WaitCmp.Ge)
                 with pl.at(level=pl.Level.CORE_GROUP, name_hint="consumer", deps=[waited]):
                     got = pl.load(payload, [0, 0], [1, 8])
@@ -41,8 +41,8 @@ class ManualScopeDeferred:
             with pl.at(level=pl.Level.CORE_GROUP, name_hint="publisher"):
                 mine = pl.load(inp, [0, 0], [1, 8])
                 pld.tile.remote_store(mine, target=payload, peer=peer, offsets=[0, 0])
-                epoch: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
-                pld.system.notify(sig, peer, [0, 0], epoch, op=pld.NotifyOp.Set)
+                sent: pl.Scalar[pl.INT32] = pl.read(inp, [0, 0])
+                pld.system.notify(sig, peer, [0, 0], sent, op=pld.NotifyOp.Set)
         return out
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
@@ -52,4 +52,4 @@ class ManualScopeDeferred:
         for r in pl.range(pld.world_size()):
             payload = pld.window(pbuf, [1, 8], dtype=pl.INT32)
             sig = pld.window(sbuf, [1, 1], dtype=pl.INT32)
-            self.chip(x[r], y[r], payload, sig, (r + 1) % pld.world_size(), device=r)
+            self.chip(x[r], y[r], payload, sig, (r + 1) % pld.world_size(), 3, device=r)

@@ -20,16 +20,16 @@
 # residue, no races. Also after the front of the default pipeline (outline,
 # SSA, simplify, tile conversion, flatten) and with random schedules.
 # RUN: rm -rf %t.d
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/a --n 17 --op Sum --ranks 1,2,3,4,8 --seeds 1,2 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/b --n 4097 --op Sum --ranks 1,2,3,4,8 --seeds 3 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/c --n 4097 --op Max --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/d --n 17 --op Min --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/e --n 4097 --op Prod --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/f --n 17 --dtype FP16 --op Sum --ranks 1,2,3,4,8 --seeds 4 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/g --n 4097 --dtype FP16 --op Max --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/h --n 8193 --dtype FP16 --op Min --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/i --n 4097 --dtype FP16 --op Prod --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/j --n 4097 --op Min --ranks 1,2,3,4 --passes=outline-incore-scopes,convert-to-ssa,simplify,convert-tensor-to-tile-ops,lower-composite-ops,flatten-tile-nd-to-2d | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/a --n 17 --op Sum --ranks 1,2,3,4,8 --seeds 1,2 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/b --n 4097 --op Sum --ranks 1,2,3,4,8 --seeds 3 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/c --n 4097 --op Max --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/d --n 17 --op Min --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/e --n 4097 --op Prod --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/f --n 17 --dtype FP16 --op Sum --ranks 1,2,3,4,8 --seeds 4 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/g --n 4097 --dtype FP16 --op Max --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/h --n 8193 --dtype FP16 --op Min --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/i --n 4097 --dtype FP16 --op Prod --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/allreduce_prog.txt %t.d/j --n 4097 --op Min --ranks 1,2,3,4 --passes=outline-incore-scopes,convert-to-ssa,simplify,convert-tensor-to-tile-ops,lower-composite-ops,flatten-tile-nd-to-2d --check-alignment | FileCheck %s --check-prefix=DIFF
 # DIFF-DAG: before P=1 parallel: OK
 # DIFF-DAG: after P=1 parallel: OK
 # DIFF-DAG: after P=2 parallel: OK

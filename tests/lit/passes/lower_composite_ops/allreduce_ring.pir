@@ -17,9 +17,9 @@
 # RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/b --n 12289 --op Max --ranks 1,2,3,4,8 --seeds 3 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/c --n 4097 --op Min --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/d --n 1 --op Prod --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/e --n 17 --dtype FP16 --op Prod --ranks 1,2,3,4,8 --seeds 4 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/f --n 12289 --dtype FP16 --op Sum --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
-# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/g --n 4097 --dtype FP16 --op Max --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/e --n 17 --dtype FP16 --op Prod --ranks 1,2,3,4,8 --seeds 4 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/f --n 12289 --dtype FP16 --op Sum --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_collective.py allreduce %S/Inputs/ring_prog.txt %t.d/g --n 4097 --dtype FP16 --op Max --ranks 1,2,3,4,8 --check-alignment | FileCheck %s --check-prefix=DIFF
 # DIFF-DAG: before P=1 parallel: OK
 # DIFF-DAG: after P=1 parallel: OK
 # DIFF-DAG: after P=2 parallel: OK

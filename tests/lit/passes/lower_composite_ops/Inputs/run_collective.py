@@ -6,10 +6,13 @@ executor runs the composite collective as a whole operation) and the lowered one
 (notify/wait/remote_load primitives) with --check-signals --detect-races (and
 optionally --schedule=random:SEED; the lowered one also under --schedule=pct:1
 --sweep 20), and compares each output exactly with a
-numpy oracle. Prints one line per run; exits 1 on any mismatch or run failure.
+numpy oracle. With --check-alignment every run also has pypto-run
+--check-alignment (a GM transfer off a 32-byte boundary fails the run). Prints
+one line per run; exits 1 on any mismatch or run failure.
 
   run_collective.py KIND TEMPLATE OUTDIR --n N --dtype FP32 --op Sum
                     --ranks 1,2,3,4,8 [--passes P | --pipeline NAME] [--seeds 1,2]
+                    [--check-alignment]
 KIND: allreduce | barrier | broadcast | allgather | all_to_all | reduce_scatter
 (placeholders @KIND@, @ROOT@ = P - 1, @P@ = P, @SR@ = max(2 * (P - 1), 1), @XROWS@ = NR for all_to_all else 1)
 """
@@ -44,6 +47,9 @@ def parse_args(argv=None):
     # seed must pass the detectors with the first seed's outputs). 20 seeds catch
     # each planted mutant of tests/mutants with probability >= 99% per run.
     ap.add_argument("--sweep", type=int, default=20)
+    # pypto-run --check-alignment on every run: each GM transfer must start on a
+    # 32-byte boundary (the kinds and dtypes whose lowering promises it).
+    ap.add_argument("--check-alignment", action="store_true")
     return ap.parse_args(argv)
 
 
@@ -83,6 +89,7 @@ def main():
         return lowered[key]
 
     failures = 0
+    align = ["--check-alignment"] if a.check_alignment else []
     schedules = [[]] + [["--schedule=random:" + s] for s in a.seeds.split(",") if s]
     for P in [int(p) for p in a.ranks.split(",")]:
         rng = np.random.default_rng(1000 * P + a.n)
@@ -123,7 +130,7 @@ def main():
                 od = os.path.join(a.outdir, "%s_P%d%s" % (label, P, "".join(sched).replace(":", "_").replace(" ", "")))
                 os.makedirs(od, exist_ok=True)
                 cmd = ["pypto-run", prog, "--ranks", str(P), "--input", "x=" + xin, "--output-dir", od,
-                       "--check-signals", "--detect-races"] + sched
+                       "--check-signals", "--detect-races"] + align + sched
                 rc, out = run(cmd)
                 tag = "%s P=%d %s" % (label, P, " ".join(sched) or "parallel")
                 if rc != 0:

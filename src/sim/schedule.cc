@@ -2,20 +2,42 @@
 #include "pypto/sim/schedule.h"
 
 #include <fmt/format.h>
+#include <linux/futex.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
 #include <random>
-#include <semaphore>
 #include <system_error>
 #include <thread>
 
 #include "pypto/sim/machine.h"
 
 namespace pypto::sim {
+
+// A wake-up flag with one waiter, on a Linux futex: Post sets it and wakes the
+// waiter, Take sleeps until it is set and clears it. No spinning or yielding
+// (std::counting_semaphore spins and sched_yield()s first, which costs more
+// than the hand-off itself when hundreds of threads take turns on 2 cores).
+class Baton {
+ public:
+  void Post() {
+    flag_.store(1, std::memory_order_release);
+    syscall(SYS_futex, reinterpret_cast<int*>(&flag_), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+  void Take() {
+    while (flag_.exchange(0, std::memory_order_acquire) == 0)
+      syscall(SYS_futex, reinterpret_cast<int*>(&flag_), FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr,
+              0);
+  }
+
+ private:
+  std::atomic<int> flag_{0};
+};
 
 enum class TState { kRunning, kBlocked, kJoining, kDone };
 
@@ -29,7 +51,7 @@ struct ThreadState {
   // Baton schedules: this thread's own wake-up, posted after the scheduler
   // lock is released, so handing the baton on wakes exactly one OS thread and
   // that thread does not then block on the lock.
-  std::counting_semaphore<> baton{0};
+  Baton baton;
 };
 
 namespace {
@@ -46,7 +68,6 @@ class SchedulerBase : public Scheduler {
   void Abort() override {
     std::lock_guard<std::mutex> l(mu_);
     aborted_ = true;
-    WakeAll();
   }
   bool aborted() const override { return aborted_.load(); }
   std::string deadlock_report() const override {
@@ -94,7 +115,6 @@ class SchedulerBase : public Scheduler {
           ps->kids_left--;
         }
         aborted_ = true;
-        WakeAll();
         return fmt::format(
             "cannot start thread '{}' (after {} of the {} threads of its group): {}; every "
             "rank, pl.spmd block and split_aiv lane is an OS thread (lower --ranks or the "
@@ -123,11 +143,6 @@ class SchedulerBase : public Scheduler {
     }
     report_ = r;
     aborted_ = true;
-    WakeAll();
-  }
-  // Wakes every thread waiting for the baton (after an abort). mu_ held.
-  void WakeAll() {
-    for (auto& [tid, s] : states_) s->baton.release();
   }
 
   RunOptions opts_;
@@ -299,20 +314,31 @@ class BatonScheduler : public SchedulerBase {
       kt->state->state = TState::kDone;
       ps->kids_left--;
       ThreadState* next = aborted_ ? nullptr : PassOn();
+      if (!next && aborted_) next = NextToUnwind();
       l.unlock();
-      if (next) next->baton.release();
+      if (next) next->baton.Post();
     });
     bool ok = failed.empty();
+    std::unique_lock<std::mutex> l(mu_);
     if (ok) {
-      std::unique_lock<std::mutex> l(mu_);
       try {
         Switch(parent, l);
       } catch (const Aborted&) {
         ok = false;
       }
     }
-    for (auto& th : threads) th.join();
-    std::lock_guard<std::mutex> l(mu_);
+    if (!ok) {  // this thread holds the baton: let the kids unwind first
+      ThreadState* next = NextToUnwind();
+      l.unlock();
+      if (next) next->baton.Post();
+      for (auto& th : threads) th.join();
+      l.lock();
+      AwaitBaton(parent, l);
+    } else {
+      l.unlock();
+      for (auto& th : threads) th.join();
+      l.lock();
+    }
     ps->state = TState::kRunning;
     if (!failed.empty()) throw SimError(Span{}, failed);
     if (!ok || aborted_) throw Aborted{};
@@ -340,21 +366,34 @@ class BatonScheduler : public SchedulerBase {
     if (!next) throw Aborted{};
     if (next != t.state) {
       l.unlock();
-      next->baton.release();
-      t.state->baton.acquire();
+      next->baton.Post();
+      t.state->baton.Take();
       l.lock();
     }
     AwaitBaton(t, l);
     if (aborted_) throw Aborted{};
   }
-  // Waits (mu_ held, released while asleep) until `t` holds the baton or the
-  // run is aborted; a stale post (from WakeAll) just loops.
+  // Waits (mu_ held, released while asleep) until `t` holds the baton; a stale
+  // post just loops. After an abort the baton still decides who runs: the
+  // threads unwind one at a time (NextToUnwind), so a trace of the teardown is
+  // as deterministic as the run.
   void AwaitBaton(LogicalThread& t, std::unique_lock<std::mutex>& l) {
-    while (current_ != t.tid && !aborted_) {
+    while (current_ != t.tid) {
       l.unlock();
-      t.state->baton.acquire();
+      t.state->baton.Take();
       l.lock();
     }
+  }
+  // After an abort: the baton goes to the live thread of lowest tid that can
+  // unwind (any but a parent whose kids are still unwinding). mu_ held.
+  ThreadState* NextToUnwind() {
+    for (auto& [tid, s] : states_) {
+      if (s->state == TState::kDone) continue;
+      if (s->state == TState::kJoining && s->kids_left.load() > 0) continue;
+      current_ = tid;
+      return s.get();
+    }
+    return nullptr;
   }
   // Gives the baton to a runnable thread and returns it (the caller posts its
   // semaphore once mu_ is released); nullptr (after reporting) on deadlock.

@@ -498,7 +498,7 @@ void RunEntry(Interpreter& in, Machine& machine, Scheduler& sched, Trace& trace,
 // leftover signals, residue reports, then --stats. Returns whether the run
 // finished cleanly (no deadlock, no failure), i.e. outputs are meaningful.
 bool ReportFindings(RunResult& res, Interpreter& in, Machine& machine, Scheduler& sched,
-                    const RaceDetector& races, const RunOptions& opts) {
+                    RaceDetector& races, const RunOptions& opts) {
   std::string deadlock = sched.deadlock_report();
   if (!deadlock.empty()) {
     res.exit_code = 3;

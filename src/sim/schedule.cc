@@ -2,11 +2,13 @@
 #include "pypto/sim/schedule.h"
 
 #include <fmt/format.h>
+#include <linux/futex.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <random>
@@ -17,6 +19,26 @@
 
 namespace pypto::sim {
 
+// A wake-up flag with one waiter, on a Linux futex: Post sets it and wakes the
+// waiter, Take sleeps until it is set and clears it. No spinning or yielding
+// (std::counting_semaphore spins and sched_yield()s first, which costs more
+// than the hand-off itself when hundreds of threads take turns on 2 cores).
+class Baton {
+ public:
+  void Post() {
+    flag_.store(1, std::memory_order_release);
+    syscall(SYS_futex, reinterpret_cast<int*>(&flag_), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+  void Take() {
+    while (flag_.exchange(0, std::memory_order_acquire) == 0)
+      syscall(SYS_futex, reinterpret_cast<int*>(&flag_), FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr,
+              0);
+  }
+
+ private:
+  std::atomic<int> flag_{0};
+};
+
 enum class TState { kRunning, kBlocked, kJoining, kDone };
 
 struct ThreadState {
@@ -26,6 +48,10 @@ struct ThreadState {
   BlockInfo info;
   std::chrono::steady_clock::time_point since;
   std::atomic<int> kids_left{0};
+  // Baton schedules: this thread's own wake-up, posted after the scheduler
+  // lock is released, so handing the baton on wakes exactly one OS thread and
+  // that thread does not then block on the lock.
+  Baton baton;
 };
 
 namespace {
@@ -42,7 +68,6 @@ class SchedulerBase : public Scheduler {
   void Abort() override {
     std::lock_guard<std::mutex> l(mu_);
     aborted_ = true;
-    cv_.notify_all();
   }
   bool aborted() const override { return aborted_.load(); }
   std::string deadlock_report() const override {
@@ -90,7 +115,6 @@ class SchedulerBase : public Scheduler {
           ps->kids_left--;
         }
         aborted_ = true;
-        cv_.notify_all();
         return fmt::format(
             "cannot start thread '{}' (after {} of the {} threads of its group): {}; every "
             "rank, pl.spmd block and split_aiv lane is an OS thread (lower --ranks or the "
@@ -119,13 +143,11 @@ class SchedulerBase : public Scheduler {
     }
     report_ = r;
     aborted_ = true;
-    cv_.notify_all();
   }
 
   RunOptions opts_;
   Clock::time_point start_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
   std::map<int, std::unique_ptr<ThreadState>> states_;  // by tid
   std::atomic<bool> aborted_{false};
   std::string report_;
@@ -282,7 +304,7 @@ class BatonScheduler : public SchedulerBase {
     std::string failed = StartThreads(threads, kids, ps, [this, ps, &body](LogicalThread* kt) {
       {
         std::unique_lock<std::mutex> l(mu_);
-        cv_.wait(l, [&] { return current_ == kt->tid || aborted_; });
+        AwaitBaton(*kt, l);
       }
       try {
         if (!aborted_) body(*kt);
@@ -291,19 +313,32 @@ class BatonScheduler : public SchedulerBase {
       std::unique_lock<std::mutex> l(mu_);
       kt->state->state = TState::kDone;
       ps->kids_left--;
-      if (!aborted_) PassOn(l);
+      ThreadState* next = aborted_ ? nullptr : PassOn();
+      if (!next && aborted_) next = NextToUnwind();
+      l.unlock();
+      if (next) next->baton.Post();
     });
     bool ok = failed.empty();
+    std::unique_lock<std::mutex> l(mu_);
     if (ok) {
-      std::unique_lock<std::mutex> l(mu_);
       try {
         Switch(parent, l);
       } catch (const Aborted&) {
         ok = false;
       }
     }
-    for (auto& th : threads) th.join();
-    std::lock_guard<std::mutex> l(mu_);
+    if (!ok) {  // this thread holds the baton: let the kids unwind first
+      ThreadState* next = NextToUnwind();
+      l.unlock();
+      if (next) next->baton.Post();
+      for (auto& th : threads) th.join();
+      l.lock();
+      AwaitBaton(parent, l);
+    } else {
+      l.unlock();
+      for (auto& th : threads) th.join();
+      l.lock();
+    }
     ps->state = TState::kRunning;
     if (!failed.empty()) throw SimError(Span{}, failed);
     if (!ok || aborted_) throw Aborted{};
@@ -311,10 +346,11 @@ class BatonScheduler : public SchedulerBase {
 
  protected:
   // Policy hooks (mu_ held): a thread was registered; a switch point of the
-  // running thread `t` at step steps_; the next thread among runnable `cand`.
-  virtual void OnRegister(ThreadState&) {}
+  // running thread `t` at step steps_; the next thread to run, or nullptr when
+  // no thread is runnable (then *any_live says whether some thread is not done).
+  virtual void OnRegister(ThreadState&) = 0;
   virtual void OnStep(LogicalThread&) {}
-  virtual ThreadState* Pick(const std::vector<ThreadState*>& cand) = 0;
+  virtual ThreadState* Pick(bool* any_live) = 0;
   virtual std::string Describe() const = 0;
 
   std::mt19937_64 rng_;
@@ -326,51 +362,113 @@ class BatonScheduler : public SchedulerBase {
   void Switch(LogicalThread& t, std::unique_lock<std::mutex>& l) {
     ++steps_;
     OnStep(t);
-    if (!PassOn(l)) throw Aborted{};
-    cv_.wait(l, [&] { return current_ == t.tid || aborted_; });
+    ThreadState* next = PassOn();
+    if (!next) throw Aborted{};
+    if (next != t.state) {
+      l.unlock();
+      next->baton.Post();
+      t.state->baton.Take();
+      l.lock();
+    }
+    AwaitBaton(t, l);
     if (aborted_) throw Aborted{};
   }
-  // Hands the baton to a runnable thread; false (after reporting) on deadlock.
-  bool PassOn(std::unique_lock<std::mutex>&) {
-    std::vector<ThreadState*> cand;
-    bool any_live = false;
+  // Waits (mu_ held, released while asleep) until `t` holds the baton; a stale
+  // post just loops. After an abort the baton still decides who runs: the
+  // threads unwind one at a time (NextToUnwind), so a trace of the teardown is
+  // as deterministic as the run.
+  void AwaitBaton(LogicalThread& t, std::unique_lock<std::mutex>& l) {
+    while (current_ != t.tid) {
+      l.unlock();
+      t.state->baton.Take();
+      l.lock();
+    }
+  }
+  // After an abort: the baton goes to the live thread of lowest tid that can
+  // unwind (any but a parent whose kids are still unwinding). mu_ held.
+  ThreadState* NextToUnwind() {
     for (auto& [tid, s] : states_) {
       if (s->state == TState::kDone) continue;
-      any_live = true;
-      if (Runnable(s.get())) cand.push_back(s.get());
+      if (s->state == TState::kJoining && s->kids_left.load() > 0) continue;
+      current_ = tid;
+      return s.get();
     }
-    if (cand.empty()) {
+    return nullptr;
+  }
+  // Gives the baton to a runnable thread and returns it (the caller posts its
+  // semaphore once mu_ is released); nullptr (after reporting) on deadlock.
+  // mu_ held.
+  ThreadState* PassOn() {
+    bool any_live = false;
+    ThreadState* pick = Pick(&any_live);
+    if (!pick) {
       if (any_live) ReportDeadlock("no runnable thread remains (" + Describe() + ")");
-      return false;
+      return nullptr;
     }
-    ThreadState* pick = Pick(cand);
     current_ = pick->t->tid;
-    cv_.notify_all();
-    return true;
+    return pick;
   }
 
   int current_ = -1;
 };
 
-// random:SEED: a uniformly chosen runnable thread at every switch point.
+// random:SEED: a uniformly chosen runnable thread at every switch point, by
+// rejection sampling: draw a thread uniformly from the live ones until one is
+// runnable (conditioned on acceptance, that is uniform over the runnable ones).
+// Expected O(live / runnable) draws; after kDraws rejections the runnable set is
+// computed by one scan and the pick drawn from it (still uniform), which bounds
+// a step by O(P) when almost every thread is blocked. Finished threads leave the
+// live set when drawn or scanned (swap with the last: O(1)).
 class RandomScheduler : public BatonScheduler {
  public:
   using BatonScheduler::BatonScheduler;
 
  protected:
-  ThreadState* Pick(const std::vector<ThreadState*>& cand) override {
+  void OnRegister(ThreadState& s) override { live_.push_back(&s); }
+  ThreadState* Pick(bool* any_live) override {
+    for (int rejected = 0; rejected < kDraws && !live_.empty();) {
+      size_t i = rng_() % live_.size();
+      ThreadState* s = live_[i];
+      if (s->state == TState::kDone) {
+        Drop(i);
+        continue;
+      }
+      if (Runnable(s)) return s;
+      ++rejected;
+    }
+    std::vector<ThreadState*> cand;
+    for (size_t i = 0; i < live_.size();) {
+      if (live_[i]->state == TState::kDone) {
+        Drop(i);
+        continue;
+      }
+      if (Runnable(live_[i])) cand.push_back(live_[i]);
+      ++i;
+    }
+    *any_live = !live_.empty();
+    if (cand.empty()) return nullptr;
     return cand[cand.size() == 1 ? 0 : rng_() % cand.size()];
   }
   std::string Describe() const override {
     return "random schedule, seed " + std::to_string(opts_.seed);
   }
+
+ private:
+  static constexpr int kDraws = 8;
+  void Drop(size_t i) {
+    live_[i] = live_.back();
+    live_.pop_back();
+  }
+  std::vector<ThreadState*> live_;  // not known to be done; order is the RNG's
 };
 
 // pct:SEED:DEPTH:STEPS: the runnable thread of highest priority runs. Every
 // thread gets a random priority above DEPTH when registered; at the i-th change
 // point (DEPTH-1 of them, distinct steps drawn from 1..STEPS) the running
 // thread's priority becomes DEPTH-i, below every initial priority. Ties (never
-// in practice: 63 random bits) go to the lower tid.
+// in practice: 63 random bits) go to the lower tid. The threads are kept ordered
+// by (priority, tid), so a pick walks down from the top to the first runnable
+// thread: O(log P) plus the number of higher-priority blocked threads passed.
 class PctScheduler : public BatonScheduler {
  public:
   explicit PctScheduler(const RunOptions& o) : BatonScheduler(o) {
@@ -387,24 +485,43 @@ class PctScheduler : public BatonScheduler {
 
  protected:
   void OnRegister(ThreadState& s) override {
-    prio_[s.t->tid] = static_cast<uint64_t>(opts_.pct_depth) + 1 + (rng_() >> 1);
+    uint64_t p = static_cast<uint64_t>(opts_.pct_depth) + 1 + (rng_() >> 1);
+    prio_[s.t->tid] = p;
+    order_.emplace(Key{p, s.t->tid}, &s);
   }
   void OnStep(LogicalThread& t) override {
     auto it = change_at_.find(steps_);
     if (it == change_at_.end()) return;
-    prio_[t.tid] = static_cast<uint64_t>(std::max(opts_.pct_depth - it->second, 0));
+    uint64_t& p = prio_[t.tid];
+    auto node = order_.extract(Key{p, t.tid});
+    p = static_cast<uint64_t>(std::max(opts_.pct_depth - it->second, 0));
+    node.key() = Key{p, t.tid};
+    order_.insert(std::move(node));
   }
-  ThreadState* Pick(const std::vector<ThreadState*>& cand) override {
-    ThreadState* best = cand[0];
-    for (ThreadState* c : cand)
-      if (prio_[c->t->tid] > prio_[best->t->tid]) best = c;
-    return best;
+  ThreadState* Pick(bool* any_live) override {
+    for (auto it = order_.begin(); it != order_.end();) {
+      if (it->second->state == TState::kDone) {
+        it = order_.erase(it);
+        continue;
+      }
+      *any_live = true;
+      if (Runnable(it->second)) return it->second;
+      ++it;
+    }
+    return nullptr;
   }
   std::string Describe() const override { return "schedule " + ScheduleString(opts_); }
 
  private:
-  std::map<int, uint64_t> prio_;      // by tid
-  std::map<int64_t, int> change_at_;  // step -> change point index (1-based)
+  // Highest priority first, ties to the lower tid.
+  struct Key {
+    uint64_t prio;
+    int tid;
+    bool operator<(const Key& o) const { return prio != o.prio ? prio > o.prio : tid < o.tid; }
+  };
+  std::map<int, uint64_t> prio_;       // by tid
+  std::map<Key, ThreadState*> order_;  // threads not known to be done
+  std::map<int64_t, int> change_at_;   // step -> change point index (1-based)
 };
 
 }  // namespace

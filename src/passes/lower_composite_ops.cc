@@ -31,12 +31,14 @@
 //    of the data the others are reading.)
 //  * pld.tensor.allgather / all_to_all with a static row size: pld.tile.put of
 //    the input row (allgather) / row d (all_to_all) into row my_rank of rank d's
-//    target for every d (own included) via a [1, SIZE] staging tile; barrier 1;
-//    epilogue -1.
+//    target for every d (own included), in column chunks of <= 16 KiB through a
+//    [1, C] staging tile (C as for mesh allreduce), so any row size fits in UB;
+//    barrier 1; epilogue -1.
 //  * pld.tensor.reduce_scatter(target [NR, SIZE], sig, op), static SIZE:
-//    barrier 1; row my_rank reduced over every rank (tile.load + remote_load +
-//    tile.add / maximum / minimum / mul); barrier 2; tile.store into row
-//    my_rank; epilogue -2.
+//    barrier 1; row my_rank reduced over every rank in column chunks of
+//    <= 16 KiB (tile.load + remote_load + tile.add / maximum / minimum / mul,
+//    tile.store of the chunk into row my_rank: no peer reads that row);
+//    barrier 2; epilogue -2.
 //  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
 //    and a static target: TPUT push model (see LowerRingAllreduce).
 //  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
@@ -498,9 +500,21 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return target;
   }
 
-  // reduce_scatter(target [NR, SIZE], sig, op): barrier 1; acc = own row
-  // my_rank (op) row my_rank of every peer's target (remote_load); barrier 2
-  // (every peer has read my rows); store acc into row my_rank; epilogue -2.
+  // Elements per UB chunk of a row of `size` elements: 16 KiB, shrunk to the
+  // smallest 32-byte multiple >= the row when the row is smaller.
+  static int64_t RowChunk(int64_t size, DataType dt) {
+    int64_t elem = DTypeBytes(dt);
+    int64_t chunk = kChunkBytes / elem;
+    if (size * elem < kChunkBytes)
+      chunk = std::max<int64_t>((size * elem + 31) / 32 * 32 / elem, 1);
+    return chunk;
+  }
+
+  // reduce_scatter(target [NR, SIZE], sig, op): barrier 1; row my_rank is
+  // reduced in chunks of <= 16 KiB: acc = own chunk (op) the same chunk of row
+  // my_rank of every peer's target (remote_load), stored back at once (no peer
+  // reads row my_rank of my target: peer q reads row q); barrier 2 (every peer
+  // has read my rows); epilogue -2.
   const Expr* LowerReduceScatter(const Call& call, Span span) {
     const Expr* target = call.args[0];
     const Expr* sig = call.args[1];
@@ -514,30 +528,43 @@ class CompositeLowerer : public util::LoopDepthMutator {
       return nullptr;
     }
     OpHandle reduce = ReduceTileOp(call);
+    int64_t chunk = RowChunk(*size, tt->dtype);
     Comm c = Setup(target, sig);
     Barrier(c, b_.Int(1, DataType::kInt32));
-    const Expr* off = b_.Tuple({c.me, b_.Int(0)});
-    const Expr* shape = b_.IndexTuple({1, *size});
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
-    const Var* own = b_.Assign("rs_acc", b_.Op(ops::kTileLoad, {target, off, shape}, vec));
-    auto loop =
-        b_.For("peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
-               [&](const Var* peer, const std::vector<const IterArg*>& it) {
-                 auto r = b_.If(
-                     b_.Ne(peer, c.me),
-                     [&] {
-                       const Var* recv = b_.Assign(
-                           "rs_recv", b_.Op(ops::kPldTileRemoteLoad, {target, peer, off, shape}));
-                       b_.Yield({b_.Assign(reduce == ops::kTileAdd ? "rs_sum" : "rs_red",
-                                           b_.Op(reduce, {it[0], recv}))});
-                     },
-                     [&] { b_.Yield({it[0]}); }, {"rs_sel"});
-                 b_.Yield({r.results[0]});
-               },
-               ForKind::kRange, {"rs_total"});
+    b_.For("rs_col", b_.Int(0), b_.Int(*size), b_.Int(chunk), {},
+           [&](const Var* col, const std::vector<const IterArg*>&) {
+             const Var* valid =
+                 b_.Assign("rs_valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(*size), col)));
+             const Expr* off = b_.Tuple({c.me, col});
+             const Expr* shape = b_.IndexTuple({1, chunk});
+             const Expr* vshape = b_.Tuple({b_.Int(1), valid});
+             const Var* own =
+                 b_.Assign("rs_own", b_.Op(ops::kTileLoad, {target, off, shape, vshape}, vec));
+             own = b_.Assign("rs_acc", b_.Op(ops::kTileFillpadInplace, {own}));
+             auto loop = b_.For(
+                 "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
+                 [&](const Var* peer, const std::vector<const IterArg*>& it) {
+                   auto r = b_.If(
+                       b_.Ne(peer, c.me),
+                       [&] {
+                         const Var* recv = b_.Assign(
+                             "rs_recv",
+                             b_.Op(ops::kPldTileRemoteLoad, {target, peer, off, shape, vshape}));
+                         recv = b_.Assign("rs_recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
+                         b_.Yield({b_.Assign(reduce == ops::kTileAdd ? "rs_sum" : "rs_red",
+                                             b_.Op(reduce, {it[0], recv}))});
+                       },
+                       [&] { b_.Yield({it[0]}); }, {"rs_sel"});
+                   b_.Yield({r.results[0]});
+                 },
+                 ForKind::kRange, {"rs_total"});
+             const Var* res = b_.Assign(
+                 "rs_res", b_.Op(ops::kTileSetValidshape, {loop.results[0], b_.Int(1), valid}));
+             b_.Assign("rs_stored", b_.Op(ops::kTileStore, {res, off, target}));
+           });
     Barrier(c, b_.Int(2, DataType::kInt32));
-    b_.Assign("rs_stored", b_.Op(ops::kTileStore, {loop.results[0], off, target}));
     Epilogue(c, 2);
     return target;
   }
@@ -561,21 +588,30 @@ class CompositeLowerer : public util::LoopDepthMutator {
                                       op));
       return nullptr;
     }
+    int64_t chunk = RowChunk(*size, tt->dtype);
     Comm c = Setup(target, sig);
-    const Var* stage = StageTile(all_to_all ? "aa_stage" : "ag_stage", 1, *size, tt->dtype);
+    const Var* stage = StageTile(all_to_all ? "aa_stage" : "ag_stage", 1, chunk, tt->dtype);
     // An allgather input pre-staged as [NR, SIZE] (the target itself when in
     // place) contributes its row my_rank; a [1, SIZE] chunk its only row.
     auto in_rows = StaticInt(util::TensorTypeOf(input)->shape[0]);
     bool staged = !all_to_all && !(in_rows && *in_rows == 1);
     b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
            [&](const Var* dest, const std::vector<const IterArg*>&) {
-             const Expr* src_off = all_to_all ? b_.Tuple({dest, b_.Int(0)})
-                                   : staged   ? b_.Tuple({c.me, b_.Int(0)})
-                                              : b_.IndexTuple({0, 0});
-             b_.Eval(b_.Op(ops::kPldTilePut,
-                           {target, dest, input, stage, b_.Tuple({c.me, b_.Int(0)}), src_off,
-                            b_.IndexTuple({1, *size})},
-                           EnumKw("atomic", EnumKind::kAtomicType, 0)));
+             const Expr* src_row = all_to_all ? static_cast<const Expr*>(dest)
+                                   : staged   ? static_cast<const Expr*>(c.me)
+                                              : b_.Int(0);
+             // The row moves through the stage in chunks of <= 16 KiB.
+             b_.For("put_col", b_.Int(0), b_.Int(*size), b_.Int(chunk), {},
+                    [&](const Var* col, const std::vector<const IterArg*>&) {
+                      const Var* valid =
+                          b_.Assign("put_valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(*size), col)));
+                      const Var* sv = b_.Assign(
+                          "stage_v", b_.Op(ops::kTileSetValidshape, {stage, b_.Int(1), valid}));
+                      b_.Eval(b_.Op(ops::kPldTilePut,
+                                    {target, dest, input, sv, b_.Tuple({c.me, col}),
+                                     b_.Tuple({src_row, col}), b_.Tuple({b_.Int(1), valid})},
+                                    EnumKw("atomic", EnumKind::kAtomicType, 0)));
+                    });
            });
     Barrier(c, b_.Int(1, DataType::kInt32));
     Epilogue(c, 1);

@@ -54,7 +54,9 @@
 #
 # AG-LABEL: func.func @kernel(
 # AG:       scf.for %dest = %c0_index to %{{[0-9]+}} step %c1_index {
-# AG:       pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%ag_stage) : !pto.partition_tensor_view<1x40xf32>, !pto.partition_tensor_view<1x40xf32>, !pto.tile_buf<{{.*}}>) {atomicType = #pto<atomic_type atomic_none>}
+# AG-NEXT:  scf.for %put_col = %c0_index to %c40_index step %c40_index {
+# AG:       pto.set_validshape %ag_stage, %c1_index, %{{[0-9]+}}
+# AG:       pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%ag_stage) : !pto.partition_tensor_view<1x?xf32>, !pto.partition_tensor_view<1x?xf32>, !pto.tile_buf<{{.*}}>) {atomicType = #pto<atomic_type atomic_none>}
 # AG:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 # AG:       pto.comm.tnotify(%sig_peer_pview_1, %cn1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
 # AG:       scf.for %i = %c0_index to %{{[0-9]+}} step %c1_index {
@@ -62,19 +64,21 @@
 #
 # AA-LABEL: func.func @kernel(
 # AA:       scf.for %dest = %c0_index to %{{[0-9]+}} step %c1_index {
-# AA:       %data_peer_pview = pto.partition_view %{{[0-9]+}}, offsets = [%{{[0-9]+}}, %c0_index], sizes = [%c1_index, %c40_index]
-# AA-NEXT:  %x_local_pview = pto.partition_view %x_view, offsets = [%dest, %c0_index], sizes = [%c1_index, %c40_index]
+# AA:       %data_peer_pview = pto.partition_view %{{[0-9]+}}, offsets = [%{{[0-9]+}}, %put_col], sizes = [%c1_index, %[[V:[0-9]+]]]
+# AA-NEXT:  %x_local_pview = pto.partition_view %x_view, offsets = [%dest, %put_col], sizes = [%c1_index, %[[V]]]
 # AA:       pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aa_stage) : {{.*}}) {atomicType = #pto<atomic_type atomic_none>}
 # AA:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 #
 # RS-LABEL: func.func @kernel(
 # RS:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
-# RS:       pto.tload ins(%rs_acc_pview : !pto.partition_tensor_view<1x40xf32>) outs(%rs_acc : {{.*}})
-# RS-NEXT:  %rs_total = scf.for %peer_1 = %c0_index to %{{[0-9]+}} step %c1_index iter_args(%rs_acc_it = %rs_acc) -> (!pto.tile_buf<{{.*}}>) {
-# RS:       pto.tload ins(%rs_recv_peer_pview : !pto.partition_tensor_view<1x40xf32>) outs(%rs_recv : {{.*}})
-# RS-NEXT:  pto.tadd ins(%rs_acc_it, %rs_recv : {{.*}})
+# RS:       scf.for %rs_col = %c0_index to %c40_index step %c40_index {
+# RS:       pto.tload ins(%rs_own_pview : !pto.partition_tensor_view<1x?xf32>) outs(%rs_own : {{.*}})
+# RS:       pto.tfillpad ins(%rs_own : {{.*}})
+# RS:       pto.tload ins(%rs_recv_peer_pview : !pto.partition_tensor_view<1x?xf32>) outs(%rs_recv : {{.*}})
+# RS:       pto.tfillpad ins(%rs_recv : {{.*}}) outs(%rs_recv_as : {{.*}})
+# RS-NEXT:  pto.tadd ins(%rs_acc_it, %rs_recv_as : {{.*}})
+# RS:       pto.tstore ins(%rs_total_as : {{.*}}) outs(%data_pview_{{[0-9]+}} : !pto.partition_tensor_view<1x?xf32>)
 # RS:       pto.comm.twait(%sig_local_pview_1, %c2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
-# RS:       pto.tstore ins(%rs_total : {{.*}}) outs(%data_pview_{{[0-9]+}} : !pto.partition_tensor_view<1x40xf32>)
 # RS:       pto.comm.tnotify(%sig_peer_pview_2, %cn2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
 #
 # RING-LABEL: func.func @kernel(

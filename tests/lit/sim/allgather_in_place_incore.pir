@@ -11,7 +11,7 @@
 # RUN: pypto-run %s --ranks 2 --input x=%t.d/x.npy --output-dir %t.d/a --check-signals
 # RUN: pypto-run %t.d/low.pir --ranks 2 --input x=%t.d/x.npy --output-dir %t.d/b --check-signals --detect-races --schedule=random:3
 # RUN: %python -c "import numpy as np, sys; x = np.load('%t.d/x.npy')[:, 0, :]; ok = all(np.array_equal(np.load('%t.d/%%s/y.npy' %% d), np.stack([x, x])) for d in 'ab'); print(ok); sys.exit(0 if ok else 1)"
-# CHECK: pld.tile.put(d, dest, d, ag_stage, [my_rank_idx, 0], [my_rank_idx, 0], [1, 8]
+# CHECK: pld.tile.put(d, dest, d, stage_v, [my_rank_idx, put_col], [my_rank_idx, put_col], [1, put_valid]
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -12,7 +12,7 @@
 # CHECK-NEXT:    add_1: pl.Tensor{{\[\[}}16, 16], pl.FP32] = pl.tile.store(add, [0, 0], add_out)
 # CHECK-LABEL: def gather(
 # CHECK:         local_data: pl.Tensor{{\[\[}}1, 64], pl.FP32] = pl.tensor.slice(x, [1, 64], [0, 0])
-# CHECK:         pld.tile.put(rows, dest, local_data, ag_stage, [{{.*}}, 0], [0, 0], [1, 64]
+# CHECK:         pld.tile.put(rows, dest, local_data, stage_v, [{{.*}}, put_col], [0, put_col], [1, put_valid]
 # PTO-LABEL: func.func @k(
 # PTO:         pto.tmul ins(%a_tile, %b_tile :
 # PTO:         pto.tadd ins(%lhs, %a_tile :

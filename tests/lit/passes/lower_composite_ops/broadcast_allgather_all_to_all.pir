@@ -4,8 +4,8 @@
 #    barrier (>= 2: R's target has been read by all, so R may overwrite it after
 #    the call); epilogue -2.
 #  * allgather(input [1, SIZE], target [NR, SIZE]): pld.tile.put of the input into
-#    row my_rank of every rank's target (own included) through a [1, SIZE]
-#    staging tile; one barrier; epilogue -1.
+#    row my_rank of every rank's target (own included), in column chunks of
+#    <= 16 KiB through a [1, C] staging tile; one barrier; epilogue -1.
 #  * all_to_all(input [NR, SIZE], target [NR, SIZE]): row d of the input into row
 #    my_rank of rank d's target; one barrier; epilogue -1.
 # RUN: pypto-opt %s --passes=lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
@@ -18,6 +18,13 @@
 # RUN: %python %S/Inputs/run_collective.py allgather %S/Inputs/gather_prog.txt %t.d/ag32 --n 17 --ranks 1,2,3,4,8 --seeds 1,2 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_collective.py allgather %S/Inputs/gather_prog.txt %t.d/ag16 --n 40 --dtype FP16 --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_collective.py all_to_all %S/Inputs/gather_prog.txt %t.d/aa32 --n 17 --ranks 1,2,3,4,8 --seeds 1,2 | FileCheck %s --check-prefix=DIFF
+# Rows larger than one 16 KiB chunk (4097 FP32 = 4096 + 1; 65537 FP32 = 17
+# chunks, which did not fit UB as one row; 8193 FP16 = 8192 + 1):
+# RUN: %python %S/Inputs/run_collective.py allgather %S/Inputs/gather_prog.txt %t.d/agbig --n 4097 --ranks 1,3,4 --seeds 5 | FileCheck %s --check-prefix=BIG
+# RUN: %python %S/Inputs/run_collective.py allgather %S/Inputs/gather_prog.txt %t.d/aghuge --n 65537 --ranks 2 --sweep 2 | FileCheck %s --check-prefix=BIG
+# RUN: %python %S/Inputs/run_collective.py all_to_all %S/Inputs/gather_prog.txt %t.d/aabig --n 8193 --dtype FP16 --ranks 2,3 | FileCheck %s --check-prefix=BIG
+# BIG: after P={{[23]}} parallel: OK
+# BIG: FAILURES 0
 # RUN: %python %S/Inputs/run_collective.py all_to_all %S/Inputs/gather_prog.txt %t.d/aa16 --n 40 --dtype FP16 --ranks 1,2,3,4,8 | FileCheck %s --check-prefix=DIFF
 # DIFF-DAG: before P=1 parallel: OK
 # DIFF-DAG: after P=1 parallel: OK
@@ -60,7 +67,10 @@
 # CHECK-LABEL: def gather(
 # CHECK: ag_stage: pl.Tile{{\[\[}}1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)
 # CHECK-NEXT: for dest in pl.range(nranks_idx):
-# CHECK-NEXT: pld.tile.put(data, dest, x, ag_stage, [my_rank_idx, 0], [0, 0], [1, 64], atomic=pld.AtomicType.None_)
+# CHECK-NEXT: for put_col in pl.range(0, 64, 64):
+# CHECK-NEXT: put_valid: pl.Scalar[pl.INDEX] = pl.min(64, 64 - put_col)
+# CHECK-NEXT: stage_v: {{.*}} = pl.tile.set_validshape(ag_stage, 1, put_valid)
+# CHECK-NEXT: pld.tile.put(data, dest, x, stage_v, [my_rank_idx, put_col], [0, put_col], [1, put_valid], atomic=pld.AtomicType.None_)
 # CHECK-NEXT: for peer in pl.range(nranks_idx):
 # CHECK: pld.system.wait(sig, [src], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)
 # CHECK: pld.system.notify(sig, my_rank_idx, [reset_src], pl.const(-1, pl.INT32), op=pld.NotifyOp.AtomicAdd)
@@ -68,7 +78,10 @@
 # CHECK-LABEL: def exchange(
 # CHECK: aa_stage: pl.Tile{{\[\[}}1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)
 # CHECK-NEXT: for dest in pl.range(nranks_idx):
-# CHECK-NEXT: pld.tile.put(data, dest, x, aa_stage, [my_rank_idx, 0], [dest, 0], [1, 64], atomic=pld.AtomicType.None_)
+# CHECK-NEXT: for put_col in pl.range(0, 64, 64):
+# CHECK-NEXT: put_valid: pl.Scalar[pl.INDEX] = pl.min(64, 64 - put_col)
+# CHECK-NEXT: stage_v: {{.*}} = pl.tile.set_validshape(aa_stage, 1, put_valid)
+# CHECK-NEXT: pld.tile.put(data, dest, x, stage_v, [my_rank_idx, put_col], [dest, put_col], [1, put_valid], atomic=pld.AtomicType.None_)
 # CHECK: pl.const(-1, pl.INT32)
 # CHECK-NOT: pld.tensor.
 # CHECK-LABEL: def host_orch(

@@ -17,13 +17,6 @@
 
 namespace pypto::sim {
 
-// A spin-wait hint to the CPU (lets a sibling hyperthread run).
-static inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 enum class TState { kRunning, kBlocked, kJoining, kDone };
 
 struct ThreadState {
@@ -187,14 +180,14 @@ class ParallelScheduler : public SchedulerBase {
     if (aborted_) throw Aborted{};
   }
 
-  // A short spin (a hop on a free core completes within it), then sleeps on a
-  // condition variable until Wake() or a timeout (writers that do not call
-  // Wake, the deadlock check) instead of yielding in a loop.
+  // A short spin (a hop on a free core completes within it), a bounded yield
+  // phase, then sleeps on a condition variable until Wake() or a timeout
+  // (writers that do not call Wake, the deadlock check) instead of yielding in
+  // an unbounded loop.
   void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) override {
     for (int i = 0; i < kSpins; ++i) {
       if (ready()) return;
       if (aborted_.load(std::memory_order_relaxed)) throw Aborted{};
-      CpuRelax();
     }
     ThreadState* s = t.state;
     {
@@ -203,6 +196,12 @@ class ParallelScheduler : public SchedulerBase {
       s->info = std::move(info);
       s->since = Clock::now();
       s->state = TState::kBlocked;
+    }
+    // Short waits (a hop) yield, handing the core straight to the peer when
+    // threads outnumber cores; longer ones sleep.
+    for (auto until = Clock::now() + kYieldFor; Clock::now() < until;) {
+      if (ready() || aborted_.load()) break;
+      sched_yield();
     }
     for (uint64_t iter = 1;; ++iter) {
       uint64_t epoch = wake_epoch_.load();
@@ -237,7 +236,8 @@ class ParallelScheduler : public SchedulerBase {
   }
 
  private:
-  static constexpr int kSpins = 200;  // a few microseconds of pause instructions
+  static constexpr int kSpins = 100;  // ready() checks before yielding
+  static constexpr std::chrono::microseconds kYieldFor{50};
   static constexpr std::chrono::microseconds kSleep{200};
   // Wake() bumps the epoch; a sleeper sleeps only while it is unchanged (both
   // sequentially consistent, so a wake between its ready() and its sleep is seen).

@@ -1,61 +1,106 @@
-// Benchmark: whole-operation allreduce of 2^24 FP32 elements (64 MiB per rank)
-// on P = 2 and P = 4 simulated ranks in the parallel schedule. Prints the time
-// per allreduce, the algorithm bandwidth (bytes per rank / time) in GB/s, and the
-// ratio to a single-threaded memcpy of the same 64 MiB measured in the same run.
-// Setup (window allocation, dispatch) is excluded by timing K and 0 iterations
-// of the same program and taking the difference.
+// Benchmark: allreduce of 2^24 FP32 elements (64 MiB per rank) in the parallel
+// schedule, as one whole operation and LOWERED (lower-composite-ops, mode="ring"
+// and mode="mesh") at P = 2, 4, 8, against a single-threaded memcpy of the same
+// 64 MiB and against Open MPI's MPI_Allreduce of the same data measured in the
+// same invocation (a small MPI program is built with mpicxx and launched with
+// mpirun --oversubscribe when both are on PATH). Also the cost of one
+// notify/wait hop of a ring at P = 2 and P = 8. Prints times and ratios only;
+// it asserts nothing. Setup (window allocation, dispatch, lowering) is excluded
+// by timing K and 0 iterations of the same program and taking the difference;
+// each figure is the median of 3 such pairs.
+//
+// Usage: allreduce_bench [K [FILTER]]   K iterations per timed run (default 4);
+// FILTER (e.g. "ring", "P=2", "hop") keeps only the lines containing it (for perf).
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "pypto/core/diagnostics.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
+#include "pypto/ir/verifier.h"
+#include "pypto/passes/pass_manager.h"
 #include "pypto/sim/run.h"
 
 using Clock = std::chrono::steady_clock;
 
 static const int64_t kElems = int64_t(1) << 24;
+static const size_t kBytes = static_cast<size_t>(kElems) * sizeof(float);
 
-static std::string Program(int iters) {
-  return "# pypto.program: Bench\nimport pypto.language as pl\nimport pypto.language.distributed "
-         "as pld\n\n"
-         "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Bench:\n"
-         "    @pl.function(type=pl.FunctionType.InCore)\n"
+enum class Kind { kWhole, kRing, kMesh, kHop };
+
+static const char* KindName(Kind k) {
+  switch (k) {
+    case Kind::kWhole:
+      return "whole-op";
+    case Kind::kRing:
+      return "lowered ring";
+    case Kind::kMesh:
+      return "lowered mesh";
+    case Kind::kHop:
+      return "hop";
+  }
+  return "?";
+}
+
+static std::string Header(const char* cls) {
+  return std::string("# pypto.program: ") + cls +
+         "\nimport pypto.language as pl\nimport pypto.language.distributed as pld\n\n"
+         "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass " +
+         cls + ":\n    @pl.function(type=pl.FunctionType.InCore)\n";
+}
+
+// `iters` allreduces of a [1, 2^24] FP32 window; the ring needs a static
+// [2*(P-1), P] signal, the others a [NR, 1] one.
+static std::string AllreduceProgram(Kind k, int P, int iters) {
+  std::string sig = k == Kind::kRing
+                        ? "[" + std::to_string(2 * (P - 1)) + ", " + std::to_string(P) + "]"
+                        : "[NR, 1]";
+  std::string mode = k == Kind::kRing   ? ", mode=\"ring\""
+                     : k == Kind::kMesh ? ", mode=\"mesh\""
+                                        : "";
+  return Header("Bench") +
          "    def k(self, data: pl.InOut[pld.DistributedTensor[[1, 16777216], pl.FP32]], "
-         "sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
-         "        for i in pl.range(" +
-         std::to_string(iters) +
-         "):\n"
-         "            d2 = pld.tensor.allreduce(data, sig, op=pld.ReduceOp.Sum)\n"
-         "        return\n";
+         "sig: pl.InOut[pld.DistributedTensor[" +
+         sig + ", pl.INT32]]):\n        for i in pl.range(" + std::to_string(iters) +
+         "):\n            pld.tensor.allreduce(data, sig, op=pld.ReduceOp.Sum" + mode +
+         ")\n        return\n";
 }
 
 // A ring of notify/wait hops: each iteration every rank notifies its right
 // neighbour and waits for its left one (a monotonic epoch counter).
 static std::string HopProgram(int iters) {
-  return "# pypto.program: Hop\nimport pypto.language as pl\nimport pypto.language.distributed as "
-         "pld\n\n"
-         "NR = pl.dynamic(\"NR\")\n\n\n@pl.program\nclass Hop:\n"
-         "    @pl.function(type=pl.FunctionType.InCore)\n"
+  return Header("Hop") +
          "    def k(self, sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):\n"
-         "        ctx = pld.get_comm_ctx(sig)\n        me = pld.rank(ctx)\n        n = "
-         "pld.nranks(ctx)\n"
-         "        for i in pl.range(" +
+         "        ctx = pld.get_comm_ctx(sig)\n        me = pld.rank(ctx)\n"
+         "        n = pld.nranks(ctx)\n        for i in pl.range(" +
          std::to_string(iters) +
-         "):\n"
-         "            pld.system.notify(sig, (me + 1) % n, [0, 0], pl.const(1, pl.INT32), "
+         "):\n            pld.system.notify(sig, (me + 1) % n, [0, 0], pl.const(1, pl.INT32), "
          "op=pld.NotifyOp.AtomicAdd)\n"
-         "            pld.system.wait(sig, [0, 0], i + 1, cmp=pld.WaitCmp.Ge)\n"
-         "        return\n";
+         "            pld.system.wait(sig, [0, 0], i + 1, cmp=pld.WaitCmp.Ge)\n        return\n";
 }
 
-static double RunOnce(int P, int iters, bool hop = false) {
+// Seconds for one RunProgram of the program (lowered first for ring / mesh;
+// the lowering is outside the timed region).
+static double RunOnce(Kind k, int P, int iters) {
   pypto::ir::Context ctx;
   pypto::DiagnosticEngine diag(&ctx.sources());
-  const pypto::ir::Program* p =
-      pypto::ir::ParseProgram(ctx, hop ? HopProgram(iters) : Program(iters), "bench.pir", diag);
+  std::string text = k == Kind::kHop ? HopProgram(iters) : AllreduceProgram(k, P, iters);
+  const pypto::ir::Program* p = pypto::ir::ParseProgram(ctx, text, "bench.pir", diag);
+  if (p && (k == Kind::kRing || k == Kind::kMesh)) {
+    if (pypto::ir::VerifyProgram(ctx, *p, diag))
+      p = pypto::passes::RunPipeline(ctx, *p, "lower-composite-ops", {}, diag);
+    else
+      p = nullptr;
+  }
   if (!p) {
     std::fprintf(stderr, "%s", diag.Render().c_str());
     std::exit(1);
@@ -72,43 +117,113 @@ static double RunOnce(int P, int iters, bool hop = false) {
   return s;
 }
 
-int main() {
-  const size_t bytes = static_cast<size_t>(kElems) * sizeof(float);
-  std::vector<char> a(bytes, 1), b(bytes, 0);
-  double best_copy = 1e9;
+static double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Seconds per iteration: median over 3 pairs of (K iterations - 0 iterations) / K.
+static double PerIter(Kind k, int P, int K) {
+  std::vector<double> d;
+  for (int rep = 0; rep < 3; ++rep) d.push_back((RunOnce(k, P, K) - RunOnce(k, P, 0)) / K);
+  return Median(d);
+}
+
+// ---------------------------------------------------------------- MPI
+static const char* kMpiSource =
+    R"(// MPI_Allreduce of 2^24 FP32 (sum), median seconds per call on rank 0.
+#include <mpi.h>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int me; MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const int n = 1 << 24, K = argc > 1 ? std::atoi(argv[1]) : 4;
+  std::vector<float> in(n, float(me + 1)), out(n);
+  MPI_Allreduce(in.data(), out.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  std::vector<double> t;
+  for (int i = 0; i < K; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    MPI_Allreduce(in.data(), out.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    double s = MPI_Wtime() - t0, m;
+    MPI_Reduce(&s, &m, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    t.push_back(m);
+  }
+  std::sort(t.begin(), t.end());
+  if (me == 0) std::printf("%.9f\n", t[t.size() / 2]);
+  MPI_Finalize();
+  return 0;
+}
+)";
+
+static bool OnPath(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// Builds the MPI program once; "" when Open MPI is not installed or it fails.
+static std::string BuildMpi() {
+  if (!OnPath("mpicxx") || !OnPath("mpirun")) return "";
+  char dir[] = "/tmp/pypto_allreduce_bench_XXXXXX";
+  if (!mkdtemp(dir)) return "";
+  std::string src = std::string(dir) + "/mpi_allreduce.cc", exe = std::string(dir) + "/mpi_ar";
+  std::ofstream(src) << kMpiSource;
+  std::string cmd = "mpicxx -O2 -o " + exe + " " + src + " >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0 ? exe : "";
+}
+
+// Median seconds per MPI_Allreduce at P processes; negative when it fails.
+static double MpiAllreduce(const std::string& exe, int P, int K) {
+  std::string cmd = "mpirun --oversubscribe --allow-run-as-root -np " + std::to_string(P) + " " +
+                    exe + " " + std::to_string(std::max(K, 3)) + " 2>/dev/null";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return -1;
+  double s = -1;
+  if (std::fscanf(f, "%lf", &s) != 1) s = -1;
+  pclose(f);
+  return s;
+}
+
+static std::string g_filter;
+static bool Want(const std::string& line) { return line.find(g_filter) != std::string::npos; }
+
+int main(int argc, char** argv) {
+  int K = argc > 1 ? std::max(1, std::atoi(argv[1])) : 4;
+  if (argc > 2) g_filter = argv[2];
+  std::vector<char> a(kBytes, 1), b(kBytes, 0);
+  std::vector<double> copies;
   for (int i = 0; i < 5; ++i) {
     auto t0 = Clock::now();
-    std::memcpy(b.data(), a.data(), bytes);
-    best_copy = std::min(best_copy, std::chrono::duration<double>(Clock::now() - t0).count());
+    std::memcpy(b.data(), a.data(), kBytes);
+    copies.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
   }
-  volatile char sink = b[bytes / 2];
+  volatile char sink = b[kBytes / 2];
   (void)sink;
-  double copy_gbs = bytes / best_copy / 1e9;
-  std::printf("memcpy (1 thread) of %zu MiB: %.2f ms, %.2f GB/s\n", bytes >> 20, best_copy * 1e3,
-              copy_gbs);
-  const int K = 8;
-  for (int P : {2, 4}) {
-    double base = 1e9, full = 1e9;
-    for (int rep = 0; rep < 3; ++rep) {
-      base = std::min(base, RunOnce(P, 0));
-      full = std::min(full, RunOnce(P, K));
+  double copy = Median(copies);
+  std::printf("memcpy (1 thread) of %zu MiB: %.2f ms, %.2f GB/s\n", kBytes >> 20, copy * 1e3,
+              kBytes / copy / 1e9);
+  std::string mpi = BuildMpi();
+  if (mpi.empty()) std::printf("MPI: mpicxx/mpirun not found or the build failed; no MPI ratios\n");
+  for (int P : {2, 4, 8}) {
+    std::string p = "P=" + std::to_string(P) + " ";
+    double m = mpi.empty() || !Want(p + "MPI ring mesh whole-op") ? -1 : MpiAllreduce(mpi, P, K);
+    if (m > 0)
+      std::printf("P=%d MPI_Allreduce (Open MPI, %d processes, --oversubscribe): %.2f ms\n", P, P,
+                  m * 1e3);
+    for (Kind k : {Kind::kWhole, Kind::kRing, Kind::kMesh}) {
+      if (!Want(p + KindName(k))) continue;
+      double s = PerIter(k, P, K);
+      std::printf("P=%d %-12s allreduce FP32 2^24: %8.2f ms  / memcpy = %6.2f", P, KindName(k),
+                  s * 1e3, s / copy);
+      if (m > 0) std::printf("  / MPI = %6.2f", s / m);
+      std::printf("\n");
     }
-    double per = (full - base) / K;
-    double alg_gbs = bytes / per / 1e9;
-    std::printf(
-        "allreduce FP32 2^24 P=%d (parallel): %.2f ms per call, algBW %.2f GB/s, busBW %.2f GB/s, "
-        "algBW / memcpy = %.2f\n",
-        P, per * 1e3, alg_gbs, alg_gbs * 2.0 * (P - 1) / P, alg_gbs / copy_gbs);
   }
   const int H = 2000;
-  for (int P : {2, 8}) {
-    double base = 1e9, full = 1e9;
-    for (int rep = 0; rep < 3; ++rep) {
-      base = std::min(base, RunOnce(P, 0, true));
-      full = std::min(full, RunOnce(P, H, true));
-    }
-    std::printf("notify/wait ring hop, P=%d ranks on this machine (parallel): %.2f us per round\n",
-                P, (full - base) / H * 1e6);
-  }
+  for (int P : {2, 8})
+    if (Want("hop P=" + std::to_string(P)))
+      std::printf("notify/wait ring hop, P=%d (parallel): %.2f us per round\n", P,
+                  PerIter(Kind::kHop, P, H) * 1e6);
   return 0;
 }

@@ -159,27 +159,29 @@ void Exec::CheckRegion(const TensorVal& v, int dev, const std::vector<int64_t>& 
                     role, v.name, hi, where, StorageElems(m, v)));
 }
 
-// Calls fn(element_offset, linear_index) for every element of the box.
+// Calls fn(element_offset, linear_index, count, stride) for every innermost row
+// of the box: `count` elements starting at storage element `element_offset`,
+// `stride` elements apart, that are elements [linear_index, linear_index+count)
+// of the box in row-major order.
 template <typename F>
-static void ForBox(const TensorVal& v, const std::vector<int64_t>& off,
-                   const std::vector<int64_t>& ext, F&& fn) {
+static void ForRows(const TensorVal& v, const std::vector<int64_t>& off,
+                    const std::vector<int64_t>& ext, F&& fn) {
   size_t r = v.rank();
   int64_t n = 1;
   for (int64_t e : ext) n *= e;
   if (n == 0) return;
   if (r == 0) {
-    fn(v.offset, 0);
+    fn(v.offset, int64_t{0}, int64_t{1}, int64_t{1});
     return;
   }
   std::vector<int64_t> idx(r, 0);
   int64_t base = v.offset;
   for (size_t k = 0; k < r; ++k) base += off[k] * v.strides[k];
   int64_t inner = ext[r - 1], istride = v.strides[r - 1];
-  int64_t lin = 0;
-  while (true) {
+  for (int64_t lin = 0;; lin += inner) {
     int64_t row = base;
     for (size_t k = 0; k + 1 < r; ++k) row += idx[k] * v.strides[k];
-    for (int64_t j = 0; j < inner; ++j) fn(row + j * istride, lin++);
+    fn(row, lin, inner, istride);
     if (r == 1) return;
     size_t k = r - 2;
     while (true) {
@@ -191,25 +193,56 @@ static void ForBox(const TensorVal& v, const std::vector<int64_t>& off,
   }
 }
 
+// The race-detector hook of one row: one call per contiguous row, one per
+// element of a strided one.
+void Exec::TrackRow(const TensorVal& v, int dev, int64_t e, int64_t count, int64_t stride,
+                    bool write, bool atomic) {
+  const std::string& op = OpNameOf(cur_call);
+  Span sp = cur_call ? cur_call->span : Span{};
+  int64_t eb = DTypeBytes(v.dtype);
+  if (stride == 1) {
+    races.Access(t, v.alloc, dev, e * eb, count * eb, write, atomic, op, sp);
+    return;
+  }
+  for (int64_t j = 0; j < count; ++j)
+    races.Access(t, v.alloc, dev, (e + j * stride) * eb, eb, write, atomic, op, sp);
+}
+
+void Exec::CountTraffic(const TensorVal& v, int dev, int64_t bytes, bool sent) {
+  if (!v.IsWindow() || dev == device() || device() < 0) return;
+  (sent ? m.stats()[device()].bytes_sent : m.stats()[device()].bytes_received) += bytes;
+  if (note) note->bytes += bytes;
+}
+
+void Exec::ReadBytes(const TensorVal& v, int dev, const std::vector<int64_t>& off,
+                     const std::vector<int64_t>& ext, uint8_t* out, const char* role) {
+  CheckRegion(v, dev, off, ext, role);
+  const uint8_t* base = Base(v, dev);
+  int64_t eb = DTypeBytes(v.dtype), n = 0;
+  bool track = races.enabled() && v.IsWindow();
+  ForRows(v, off, ext, [&](int64_t e, int64_t lin, int64_t count, int64_t stride) {
+    if (stride == 1) {
+      std::memcpy(out + lin * eb, base + e * eb, static_cast<size_t>(count * eb));
+    } else {
+      for (int64_t j = 0; j < count; ++j)
+        std::memcpy(out + (lin + j) * eb, base + (e + j * stride) * eb, static_cast<size_t>(eb));
+    }
+    if (track) TrackRow(v, dev, e, count, stride, false, false);
+    n += count;
+  });
+  CountTraffic(v, dev, n * eb, false);
+}
+
 std::vector<double> Exec::ReadRegion(const TensorVal& v, int dev, const std::vector<int64_t>& off,
                                      const std::vector<int64_t>& ext, const char* role) {
   CheckRegion(v, dev, off, ext, role);
   int64_t n = 1;
   for (int64_t e : ext) n *= e;
+  std::vector<uint8_t> bytes(static_cast<size_t>(n * DTypeBytes(v.dtype)));
+  ReadBytes(v, dev, off, ext, bytes.data(), role);
   std::vector<double> out(static_cast<size_t>(n));
-  uint8_t* base = Base(v, dev);
   int eb = DTypeBytes(v.dtype);
-  bool track = races.enabled() && v.IsWindow();
-  const std::string& op = OpNameOf(cur_call);
-  Span sp = cur_call ? cur_call->span : Span{};
-  ForBox(v, off, ext, [&](int64_t e, int64_t i) {
-    out[i] = LoadElem(base + e * eb, v.dtype);
-    if (track) races.Access(t, v.alloc, dev, e * eb, eb, false, false, op, sp);
-  });
-  if (v.IsWindow() && dev != device() && device() >= 0) {
-    m.stats()[device()].bytes_received += n * eb;
-    if (note) note->bytes += n * eb;
-  }
+  for (int64_t i = 0; i < n; ++i) out[i] = LoadElem(bytes.data() + i * eb, v.dtype);
   return out;
 }
 
@@ -259,29 +292,51 @@ static void AtomicAddElem(uint8_t* p, DataType dt, double v) {
   }
 }
 
+// Writes the box row by row; elem(dst, i) stores box element i at dst.
+template <typename F>
+void Exec::WriteRows(const TensorVal& v, int dev, const std::vector<int64_t>& off,
+                     const std::vector<int64_t>& ext, bool atomic_add, const char* role,
+                     const uint8_t* packed, F&& elem) {
+  CheckRegion(v, dev, off, ext, role);
+  uint8_t* base = Base(v, dev);
+  int64_t eb = DTypeBytes(v.dtype), n = 0;
+  bool track = races.enabled() && v.IsWindow();
+  ForRows(v, off, ext, [&](int64_t e, int64_t lin, int64_t count, int64_t stride) {
+    if (packed && stride == 1) {
+      std::memcpy(base + e * eb, packed + lin * eb, static_cast<size_t>(count * eb));
+    } else {
+      for (int64_t j = 0; j < count; ++j) elem(base + (e + j * stride) * eb, lin + j);
+    }
+    if (track) TrackRow(v, dev, e, count, stride, true, atomic_add);
+    n += count;
+  });
+  CountTraffic(v, dev, n * eb, true);
+}
+
+void Exec::WriteBytes(const TensorVal& v, int dev, const std::vector<int64_t>& off,
+                      const std::vector<int64_t>& ext, const uint8_t* data, bool atomic_add,
+                      const char* role) {
+  int64_t eb = DTypeBytes(v.dtype);
+  DataType dt = v.dtype;
+  WriteRows(v, dev, off, ext, atomic_add, role, atomic_add ? nullptr : data,
+            [&](uint8_t* p, int64_t i) {
+              if (atomic_add)
+                AtomicAddElem(p, dt, LoadElem(data + i * eb, dt));
+              else
+                std::memcpy(p, data + i * eb, static_cast<size_t>(eb));
+            });
+}
+
 void Exec::WriteRegion(const TensorVal& v, int dev, const std::vector<int64_t>& off,
                        const std::vector<int64_t>& ext, const double* data, bool atomic_add,
                        const char* role) {
-  CheckRegion(v, dev, off, ext, role);
-  uint8_t* base = Base(v, dev);
-  int eb = DTypeBytes(v.dtype);
-  bool track = races.enabled() && v.IsWindow();
-  const std::string& op = OpNameOf(cur_call);
-  Span sp = cur_call ? cur_call->span : Span{};
-  int64_t n = 0;
-  ForBox(v, off, ext, [&](int64_t e, int64_t i) {
-    if (atomic_add) {
-      AtomicAddElem(base + e * eb, v.dtype, data[i]);
-    } else {
-      StoreElem(base + e * eb, v.dtype, data[i]);
-    }
-    if (track) races.Access(t, v.alloc, dev, e * eb, eb, true, atomic_add, op, sp);
-    ++n;
+  DataType dt = v.dtype;
+  WriteRows(v, dev, off, ext, atomic_add, role, nullptr, [&](uint8_t* p, int64_t i) {
+    if (atomic_add)
+      AtomicAddElem(p, dt, data[i]);
+    else
+      StoreElem(p, dt, data[i]);
   });
-  if (v.IsWindow() && dev != device() && device() >= 0) {
-    m.stats()[device()].bytes_sent += n * eb;
-    if (note) note->bytes += n * eb;
-  }
 }
 
 int64_t Exec::CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,

@@ -228,6 +228,7 @@ void Interpreter::RunTask(Exec& kx, ManualRun& run, size_t index) {
     c->ready.store(true, std::memory_order_release);
   }
   t.done.store(true, std::memory_order_release);
+  sched.Wake();
 }
 
 Interpreter::Flow Interpreter::ExecManualScope(Exec& ex, const ManualScopeStmt* s) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <random>
@@ -202,8 +203,12 @@ class ParallelScheduler : public SchedulerBase {
     if (aborted_) throw Aborted{};
   }
 
+  // A short spin (a hop on a free core completes within it), a bounded yield
+  // phase, then sleeps on a condition variable until Wake() or a timeout
+  // (writers that do not call Wake, the deadlock check) instead of yielding in
+  // an unbounded loop.
   void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) override {
-    for (int i = 0; i < 100; ++i) {
+    for (int i = 0; i < kSpins; ++i) {
       if (ready()) return;
       if (aborted_.load(std::memory_order_relaxed)) throw Aborted{};
     }
@@ -215,11 +220,25 @@ class ParallelScheduler : public SchedulerBase {
       s->since = Clock::now();
       s->state = TState::kBlocked;
     }
+    // Short waits (a hop) yield, handing the core straight to the peer when
+    // threads outnumber cores; longer ones sleep.
+    for (auto until = Clock::now() + kYieldFor; Clock::now() < until;) {
+      if (ready() || aborted_.load()) break;
+      sched_yield();
+    }
     for (uint64_t iter = 1;; ++iter) {
+      uint64_t epoch = wake_epoch_.load();
       if (ready()) break;
       if (aborted_.load()) break;
-      sched_yield();
-      if (iter % 64 == 0) CheckDeadlock(s);
+      bool timed_out;
+      {
+        std::unique_lock<std::mutex> l(wake_mu_);
+        sleepers_++;
+        timed_out =
+            wake_epoch_.load() == epoch && wake_cv_.wait_for(l, kSleep) == std::cv_status::timeout;
+        sleepers_--;
+      }
+      if (timed_out || iter % 64 == 0) CheckDeadlock(s);
     }
     std::lock_guard<std::mutex> l(mu_);
     s->state = TState::kRunning;
@@ -227,7 +246,29 @@ class ParallelScheduler : public SchedulerBase {
     if (aborted_) throw Aborted{};
   }
 
+  void Wake() override {
+    wake_epoch_++;
+    if (sleepers_.load() == 0) return;
+    std::lock_guard<std::mutex> l(wake_mu_);
+    wake_cv_.notify_all();
+  }
+
+  void Abort() override {
+    SchedulerBase::Abort();
+    Wake();
+  }
+
  private:
+  static constexpr int kSpins = 100;  // ready() checks before yielding
+  static constexpr std::chrono::microseconds kYieldFor{50};
+  static constexpr std::chrono::microseconds kSleep{200};
+  // Wake() bumps the epoch; a sleeper sleeps only while it is unchanged (both
+  // sequentially consistent, so a wake between its ready() and its sleep is seen).
+  std::atomic<uint64_t> wake_epoch_{0};
+  std::atomic<int> sleepers_{0};
+  std::mutex wake_mu_;
+  std::condition_variable wake_cv_;
+
   void CheckDeadlock(ThreadState* self) {
     std::lock_guard<std::mutex> l(mu_);
     if (aborted_) return;

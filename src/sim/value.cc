@@ -88,6 +88,8 @@ static T ToInt(double v) {
   return static_cast<T>(v);
 }
 
+int64_t SaturateToInt64(double v) { return ToInt<int64_t>(v); }
+
 double LoadElem(const uint8_t* p, DataType t) {
   switch (t) {
     case DataType::kBool:

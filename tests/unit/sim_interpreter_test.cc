@@ -2,6 +2,8 @@
 // if with yields, scalar casts, defer_wait completion, spmd/split_aiv threads,
 // .npy round trips (incl. the BF16-as-<u2 convention), FP16/BF16 rounding,
 // deterministic traces, NaN poisoning and parameter-binding errors.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -229,5 +231,61 @@ class S:
     REQUIRE(r.result.exit_code == 0);
     auto y = Values(r.result.outputs.at("out"));
     for (int i = 0; i < 64; ++i) REQUIRE(y[i] == 2 * x[i]);
+  }
+}
+
+static const char* kTyped = R"PIR(# pypto.program: Typed
+import pypto.language as pl
+
+
+@pl.program
+class Typed:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[2, 8], pl.INT32], b: pl.Tensor[[2, 8], pl.INT32], f: pl.Tensor[[2, 8], pl.FP32], g: pl.Tensor[[2, 8], pl.FP32], io: pl.Out[pl.Tensor[[2, 8], pl.INT32]], fo: pl.Out[pl.Tensor[[2, 8], pl.FP32]]):
+        ta: pl.Tile[[2, 8], pl.INT32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [2, 8])
+        tb: pl.Tile[[2, 8], pl.INT32, pl.Mem.Vec] = pl.tile.load(b, [0, 0], [2, 8])
+        tf: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(f, [0, 0], [2, 8])
+        tg: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(g, [0, 0], [2, 8], valid_shape=[2, 5])
+        m: pl.Tile[[2, 8], pl.INT32, pl.Mem.Vec] = pl.tile.mul(ta, tb)
+        x: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.maximum(tf, tg)
+        o1 = pl.tile.store(m, [0, 0], io)
+        o2 = pl.tile.store(x, [0, 0], fo)
+        return
+)PIR";
+
+// The typed FP32 / INT32 kernels keep the double-then-round definition: INT32
+// products wrap modulo 2^32, FP32 maximum with a NaN operand is NaN, and only
+// the valid box (min of the operands' valid shapes) is computed and stored.
+TEST_CASE("typed tiles: INT32 mul wraps, FP32 maximum propagates NaN, valid box only") {
+  std::vector<double> a(16), b(16), f(16), g(16);
+  for (int i = 0; i < 16; ++i) {
+    a[i] = 70000 + 1000 * i;
+    b[i] = i % 2 ? -70001 : 3;
+    f[i] = i - 8;
+    g[i] = i == 2 ? NAN : 8 - i;
+  }
+  Run r;
+  auto o = Opts(1);
+  o.entry = "k";
+  Execute(r, kTyped,
+          {{"a", Make(DataType::kInt32, {1, 2, 8}, a)},
+           {"b", Make(DataType::kInt32, {1, 2, 8}, b)},
+           {"f", Make(DataType::kFP32, {1, 2, 8}, f)},
+           {"g", Make(DataType::kFP32, {1, 2, 8}, g)}},
+          o);
+  INFO(r.result.report);
+  REQUIRE(r.result.exit_code == 0);
+  auto io = Values(r.result.outputs.at("io"));
+  auto fo = Values(r.result.outputs.at("fo"));
+  for (int i = 0; i < 16; ++i) {
+    int64_t p = static_cast<int64_t>(a[i]) * static_cast<int64_t>(b[i]);
+    REQUIRE(io[i] == static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(p))));
+    if (i % 8 >= 5) {
+      REQUIRE(fo[i] == 0);  // outside the valid box: not stored
+    } else if (i == 2) {
+      REQUIRE(std::isnan(fo[i]));
+    } else {
+      REQUIRE(fo[i] == std::max(f[i], g[i]));
+    }
   }
 }

@@ -179,6 +179,13 @@ class Exec {
   // move nothing and are not judged.
   void CheckTransferAlignment(const TensorVal& v, const std::vector<int64_t>& off,
                               const std::vector<int64_t>& ext, const char* role) const;
+  // The same as raw bytes of v.dtype, packed row-major over `ext` (contiguous
+  // rows are one memcpy; an atomic write adds element by element).
+  void ReadBytes(const TensorVal& v, int device, const std::vector<int64_t>& off,
+                 const std::vector<int64_t>& ext, uint8_t* out, const char* role);
+  void WriteBytes(const TensorVal& v, int device, const std::vector<int64_t>& off,
+                  const std::vector<int64_t>& ext, const uint8_t* data, bool atomic_add,
+                  const char* role);
   // Window byte offset of element `idx` of a window view (for signal cells).
   int64_t CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,
                          const char* role) const;
@@ -186,6 +193,15 @@ class Exec {
   int PeerDevice(const TensorVal& v, int64_t peer) const;
   int MyDomainRank(const TensorVal& v) const;
   void Point();  // a schedule switch point
+
+ private:
+  template <typename F>
+  void WriteRows(const TensorVal& v, int dev, const std::vector<int64_t>& off,
+                 const std::vector<int64_t>& ext, bool atomic_add, const char* role,
+                 const uint8_t* packed, F&& elem);
+  void TrackRow(const TensorVal& v, int dev, int64_t e, int64_t count, int64_t stride, bool write,
+                bool atomic);
+  void CountTraffic(const TensorVal& v, int dev, int64_t bytes, bool sent);
 };
 
 // The EnumKind describing enum type E (its members, its DSL spelling).

@@ -73,6 +73,10 @@ class Scheduler {
   // Blocks until ready() holds. ready() must only read atomics / machine state
   // under no lock of its own. Throws Aborted when the run is torn down.
   virtual void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) = 0;
+  // Something a blocked thread's ready() reads has changed (a signal cell, an
+  // arrival count, a task result): wakes the threads sleeping in Block. A
+  // writer that does not call it is still seen, after a short timeout.
+  virtual void Wake() {}
   // Registers the initial (host) thread.
   virtual void Start(LogicalThread& main) = 0;
   virtual void Finish(LogicalThread& main) = 0;

@@ -1,6 +1,6 @@
 // Runtime values of the executor: scalars, tensor views (host memory or a window
 // allocation, resolved per executing rank), tiles (local, row-major, held as
-// doubles that are always exactly representable in the tile's dtype), tuples,
+// their dtype's bytes, exactly as a tensor of that dtype holds them), tuples,
 // window-buffer handles and comm contexts. Values are cheap to copy: aggregates
 // are shared_ptr, and SSA means a tile is never mutated after it is produced.
 #pragma once
@@ -24,6 +24,9 @@ double LoadElem(const uint8_t* p, DataType t);
 void StoreElem(uint8_t* p, DataType t, double v);
 // The value `v` becomes when stored as `t` (what a tile element holds).
 double RoundTo(DataType t, double v);
+// Float -> int64 conversion as every integer store does it: truncation toward
+// zero, saturating at the int64 range, NaN -> 0 (narrower ints then wrap).
+int64_t SaturateToInt64(double v);
 
 // Plain host memory (inputs, outputs, temporaries), 64-byte aligned.
 struct HostStorage {
@@ -56,12 +59,26 @@ struct TensorVal {
   bool IsWindow() const { return alloc >= 0; }
 };
 
+// A tile: row-major over `shape`, DTypeBytes(dtype) bytes per element (the
+// element-wise kernels of semantics/tile.cc work on typed spans of `bytes`).
 struct TileVal {
   DataType dtype = DataType::kFP32;
   std::vector<int64_t> shape;
   std::vector<int64_t> valid;  // == shape when full
-  std::vector<double> data;    // row-major over `shape`
+  std::vector<uint8_t> bytes;  // row-major over `shape`
   int64_t NumElements() const;
+  // Element i as a double / stored (rounded to dtype) from a double.
+  double Get(int64_t i) const { return LoadElem(bytes.data() + i * DTypeBytes(dtype), dtype); }
+  void Set(int64_t i, double v) { StoreElem(bytes.data() + i * DTypeBytes(dtype), dtype, v); }
+  // The elements as T (T must match dtype's size).
+  template <typename T>
+  T* As() {
+    return reinterpret_cast<T*>(bytes.data());
+  }
+  template <typename T>
+  const T* As() const {
+    return reinterpret_cast<const T*>(bytes.data());
+  }
 };
 
 // The pending result of a task in a pl.manual_scope (interpreter.h).

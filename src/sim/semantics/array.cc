@@ -30,7 +30,7 @@ int64_t CheckedIndex(Exec& ex, const TileVal& arr, const Value& i) {
 
 Value GetElement(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   const TileVal& arr = ex.Tile(a[0], "array");
-  double v = arr.data[static_cast<size_t>(CheckedIndex(ex, arr, a[1]))];
+  double v = arr.Get(CheckedIndex(ex, arr, a[1]));
   return IsFloat(arr.dtype) ? Value::Float(v, arr.dtype)
                             : Value::Int(static_cast<int64_t>(v), arr.dtype);
 }
@@ -39,7 +39,7 @@ Value UpdateElement(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   const TileVal& arr = ex.Tile(a[0], "array");
   int64_t k = CheckedIndex(ex, arr, a[1]);
   auto out = std::make_shared<TileVal>(arr);
-  out->data[static_cast<size_t>(k)] = CastScalar(a[2], arr.dtype).AsDouble();
+  out->Set(k, CastScalar(a[2], arr.dtype).AsDouble());
   return Value::Of(out);
 }
 

@@ -320,6 +320,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind 
         break;
       }
     rz->done = true;
+    ex.sched.Wake();
   } else {
     BlockInfo bi;
     bi.what = name;
@@ -356,6 +357,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind 
     WholeOp(c, kind);
   }
   int fin = ++rz->finished;
+  ex.sched.Wake();
   if (fin < n) {
     BlockInfo bi;
     bi.what = name + " (completion)";

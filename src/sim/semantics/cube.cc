@@ -18,7 +18,7 @@ namespace {
 double At(const TileVal& t, bool trans, int64_t i, int64_t j) {
   if (trans) std::swap(i, j);
   if (i >= t.valid[0] || j >= t.valid[1]) return 0;
-  return t.data[i * t.shape[1] + j];
+  return t.Get(i * t.shape[1] + j);
 }
 
 // acc (or zeros) + lhs @ rhs into a fresh tile of dtype `dt`.
@@ -36,9 +36,9 @@ Value Product(Exec& ex, const ir::Call& c, const TileVal* acc, const TileVal& a,
   out->valid = {m, n};
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double s = acc && i < acc->valid[0] && j < acc->valid[1] ? acc->data[i * n + j] : 0;
+      double s = acc && i < acc->valid[0] && j < acc->valid[1] ? acc->Get(i * n + j) : 0;
       for (int64_t p = 0; p < k; ++p) s = RoundTo(dt, s + At(a, at, i, p) * At(b, bt, p, j));
-      out->data[i * n + j] = s;
+      out->Set(i * n + j, s);
     }
   return Value::Of(out);
 }
@@ -59,7 +59,7 @@ Value Full(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   if (const ir::Attr* k = ir::FindAttr(c.kwargs, "value"))
     v = k->kind == ir::Attr::Kind::kFloat ? k->f : static_cast<double>(k->i);
   auto t = NewTile(*dt, ex.Ints(a[0], "shape"));
-  std::fill(t->data.begin(), t->data.end(), RoundTo(*dt, v));
+  for (int64_t i = 0; i < t->NumElements(); ++i) t->Set(i, v);
   return Value::Of(t);
 }
 

@@ -21,6 +21,27 @@ namespace {
 
 std::vector<int64_t> Zeros(size_t n) { return std::vector<int64_t>(n, 0); }
 
+// Copies box `ext` of (src, src_dev, soff) to (dst, dst_dev, doff): raw rows
+// through one staging buffer when the dtypes match (the source is read whole
+// first, so overlapping regions copy as a snapshot), else converted element by
+// element to dst's dtype.
+void CopyRegion(Exec& ex, const TensorVal& src, int src_dev, const std::vector<int64_t>& soff,
+                const TensorVal& dst, int dst_dev, const std::vector<int64_t>& doff,
+                const std::vector<int64_t>& sext, const std::vector<int64_t>& dext, bool atomic,
+                const char* dst_role) {
+  if (src.dtype != dst.dtype) {
+    std::vector<double> v = ex.ReadRegion(src, src_dev, soff, sext, "src");
+    ex.WriteRegion(dst, dst_dev, doff, dext, v.data(), atomic, dst_role);
+    return;
+  }
+  ex.CheckRegion(src, src_dev, soff, sext, "src");
+  int64_t n = 1;
+  for (int64_t e : sext) n *= e;
+  std::vector<uint8_t> v(static_cast<size_t>(n * DTypeBytes(src.dtype)));
+  ex.ReadBytes(src, src_dev, soff, sext, v.data(), "src");
+  ex.WriteBytes(dst, dst_dev, doff, dext, v.data(), atomic, dst_role);
+}
+
 // The atomic= kwarg of a store or put: accumulate rather than overwrite.
 bool AtomicAdd(Exec& ex, const ir::Call& c) {
   return ex.KwEnum(c, "atomic", ir::AtomicType::kNone) == ir::AtomicType::kAdd;
@@ -147,6 +168,7 @@ Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
       CellAdd(cell, static_cast<int32_t>(v));
       break;
   }
+  ex.sched.Wake();
   if (ex.device() >= 0) ex.m.stats()[ex.device()].notifies++;
   return Value::None();
 }
@@ -236,11 +258,11 @@ Value TensorRemoteStore(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
   int dev = ex.PeerDevice(t, ex.Int(a[2], "peer"));
   ex.CheckTransferAlignment(src, Zeros(src.rank()), src.valid, "src");
-  std::vector<double> v = ex.ReadRegion(src, ex.device(), Zeros(src.rank()), src.valid, "src");
   std::vector<int64_t> ext = src.valid;
   while (ext.size() < t.rank()) ext.insert(ext.begin(), 1);
   ex.CheckTransferAlignment(t, ex.Ints(a[3], "offsets"), ext, "target");
-  ex.WriteRegion(t, dev, ex.Ints(a[3], "offsets"), ext, v.data(), AtomicAdd(ex, c), "target");
+  CopyRegion(ex, src, ex.device(), Zeros(src.rank()), t, dev, ex.Ints(a[3], "offsets"), src.valid,
+             ext, AtomicAdd(ex, c), "target");
   return Value::None();
 }
 
@@ -273,9 +295,7 @@ void Copy(Exec& ex, const ir::Call& c, std::vector<Value>& a, bool put, bool til
   }
   ex.CheckTransferAlignment(src, soff, ext, "src");
   ex.CheckTransferAlignment(dst, doff, ext, "dst");
-  std::vector<double> v = ex.ReadRegion(src, src_dev, soff, ext, "src");
-  bool atomic = put && AtomicAdd(ex, c);
-  ex.WriteRegion(dst, dst_dev, doff, ext, v.data(), atomic, "dst");
+  CopyRegion(ex, src, src_dev, soff, dst, dst_dev, doff, ext, ext, put && AtomicAdd(ex, c), "dst");
 }
 
 template <bool kPut, bool kTile>

@@ -1,9 +1,12 @@
-// Semantics of the core tile.* ops. Tiles hold doubles that are always exactly
-// representable in the tile dtype (every result is rounded once). Ops compute
-// only the valid region; elements outside it are 0 (or the fill pad value).
+// Semantics of the core tile.* ops. Tiles hold their dtype's bytes; every
+// result is computed in double and rounded once to the dtype (FP32 and INT32
+// element-wise ops run on typed spans with the same rounding). Ops compute only
+// the valid region; elements outside it are 0 (or the fill pad value).
 #include <fmt/format.h>
 
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "pypto/sim/interpreter.h"
 #include "pypto/sim/semantics_util.h"
@@ -25,16 +28,50 @@ double Div(DataType dt, double a, double b, bool* div_zero) {
   }
   return std::trunc(a / b);
 }
-constexpr std::pair<ir::OpHandle, ElemFn> kElementwise[] = {
-    {ops::kTileAdd, [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a + b); }},
-    {ops::kTileSub, [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a - b); }},
-    {ops::kTileMul, [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a * b); }},
-    {ops::kTileDiv, Div},
-    {ops::kTileMaximum, [](DataType dt, double a, double b,
-                           bool*) { return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b)); }},
-    {ops::kTileMinimum, [](DataType dt, double a, double b,
-                           bool*) { return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b)); }},
+struct ElementwiseMember {
+  ir::OpHandle op;
+  ElemOp kind;  // what the typed kernels compute (TypedBinary)
+  ElemFn fn;
 };
+constexpr ElementwiseMember kElementwise[] = {
+    {ops::kTileAdd, ElemOp::kAdd,
+     [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a + b); }},
+    {ops::kTileSub, ElemOp::kSub,
+     [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a - b); }},
+    {ops::kTileMul, ElemOp::kMul,
+     [](DataType dt, double a, double b, bool*) { return RoundTo(dt, a * b); }},
+    {ops::kTileDiv, ElemOp::kDiv, Div},
+    {ops::kTileMaximum, ElemOp::kMax,
+     [](DataType dt, double a, double b, bool*) {
+       return RoundTo(dt, ApplyElem(ElemOp::kMax, a, b));
+     }},
+    {ops::kTileMinimum, ElemOp::kMin,
+     [](DataType dt, double a, double b, bool*) {
+       return RoundTo(dt, ApplyElem(ElemOp::kMin, a, b));
+     }},
+};
+
+// The typed twin of the member's ElemFn for T = float / int32_t: the same double
+// computation rounded once to T, so results are bit-identical to the generic path.
+template <typename T>
+T RoundElem(double v) {
+  if constexpr (std::is_same_v<T, float>)
+    return static_cast<float>(v);
+  else
+    return static_cast<T>(SaturateToInt64(v));
+}
+template <typename T, ElemOp kOp>
+T ApplyTyped(T a, T b, bool* div_zero) {
+  if constexpr (kOp == ElemOp::kDiv && std::is_integral_v<T>) {
+    if (b == 0) {
+      *div_zero = true;
+      return 0;
+    }
+    return RoundElem<T>(std::trunc(static_cast<double>(a) / static_cast<double>(b)));
+  } else {
+    return RoundElem<T>(ApplyElem(kOp, static_cast<double>(a), static_cast<double>(b)));
+  }
+}
 
 int64_t Lin(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
   int64_t l = 0;
@@ -56,6 +93,43 @@ void ForEachIn(const std::vector<int64_t>& shape, const std::vector<int64_t>& bo
       idx[k] = 0;
     }
   }
+}
+
+// Calls fn(linear index in `shape`, linear index in `box`, length) for every
+// innermost row of the box [0, box): `length` consecutive elements in both.
+template <typename F>
+void ForEachRow(const std::vector<int64_t>& shape, const std::vector<int64_t>& box, F&& fn) {
+  int64_t n = 1;
+  for (int64_t b : box) n *= b;
+  if (n <= 0) return;
+  if (box.empty()) {
+    fn(int64_t{0}, int64_t{0}, int64_t{1});
+    return;
+  }
+  int64_t len = box.back();
+  std::vector<int64_t> idx(box.size(), 0);
+  for (int64_t bi = 0; bi < n; bi += len) {
+    fn(Lin(shape, idx), bi, len);
+    for (size_t k = box.size() - 1; k-- > 0;) {
+      if (++idx[k] < box[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+// Copies the box rows between a tile of `shape` and a packed buffer over `box`.
+void TileToPacked(const TileVal& t, const std::vector<int64_t>& shape,
+                  const std::vector<int64_t>& box, uint8_t* out) {
+  int64_t eb = DTypeBytes(t.dtype);
+  ForEachRow(shape, box, [&](int64_t ti, int64_t bi, int64_t len) {
+    std::memcpy(out + bi * eb, t.bytes.data() + ti * eb, static_cast<size_t>(len * eb));
+  });
+}
+void PackedToTile(const uint8_t* in, const std::vector<int64_t>& box, TileVal& t) {
+  int64_t eb = DTypeBytes(t.dtype);
+  ForEachRow(t.shape, box, [&](int64_t ti, int64_t bi, int64_t len) {
+    std::memcpy(t.bytes.data() + ti * eb, in + bi * eb, static_cast<size_t>(len * eb));
+  });
 }
 
 // Tile region [shape] in tensor coordinates of a rank-r tensor (leading 1s).
@@ -84,8 +158,16 @@ std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,
   auto tile = NewTile(t.dtype, shape);
   tile->valid = valid;
   ex.CheckTransferAlignment(t, off, valid, role);
-  std::vector<double> v = ex.ReadRegion(t, device, off, valid, role);
-  ForEachIn(shape, valid, [&](int64_t ti, int64_t bi) { tile->data[ti] = v[bi]; });
+  if (valid == shape) {  // the whole tile: straight into its bytes
+    ex.ReadBytes(t, device, off, valid, tile->bytes.data(), role);
+    return tile;
+  }
+  ex.CheckRegion(t, device, off, valid, role);
+  int64_t n = 1;
+  for (int64_t v : valid) n *= v;
+  std::vector<uint8_t> v(static_cast<size_t>(n * DTypeBytes(t.dtype)));
+  ex.ReadBytes(t, device, off, valid, v.data(), role);
+  PackedToTile(v.data(), valid, *tile);
   return tile;
 }
 
@@ -150,13 +232,23 @@ void StoreTile(Exec& ex, const TileVal& tile_in, const TensorVal& t, int device,
                         tile.shape.size(), t.name, t.rank()));
   if (!ext.empty())
     for (size_t k = 0; k < box.size(); ++k) box[k] = std::min(box[k], ext[k]);
-  std::vector<double> v;
+  ex.CheckTransferAlignment(t, off, box, role);
+  if (tile.dtype != t.dtype) {  // converted element by element, rounded to t's dtype
+    std::vector<double> v;
+    ForEachIn(tshape, box, [&](int64_t ti, int64_t) { v.push_back(tile.Get(ti)); });
+    ex.WriteRegion(t, device, off, box, v.data(), atomic, role);
+    return;
+  }
+  if (box == tshape) {  // the whole tile: straight from its bytes
+    ex.WriteBytes(t, device, off, box, tile.bytes.data(), atomic, role);
+    return;
+  }
+  ex.CheckRegion(t, device, off, box, role);
   int64_t n = 1;
   for (int64_t b : box) n *= b;
-  v.resize(static_cast<size_t>(std::max<int64_t>(n, 0)));
-  ForEachIn(tshape, box, [&](int64_t ti, int64_t bi) { v[bi] = tile.data[ti]; });
-  ex.CheckTransferAlignment(t, off, box, role);
-  ex.WriteRegion(t, device, off, box, v.data(), atomic, role);
+  std::vector<uint8_t> v(static_cast<size_t>(n * DTypeBytes(t.dtype)));
+  TileToPacked(tile, tshape, box, v.data());
+  ex.WriteBytes(t, device, off, box, v.data(), atomic, role);
 }
 
 namespace {
@@ -221,11 +313,21 @@ Value FillPad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
       break;
   }
   auto out = std::make_shared<TileVal>(in);
-  std::vector<int64_t> idx(in.shape.size(), 0);
-  for (size_t i = 0; i < out->data.size(); ++i) {
+  int64_t eb = DTypeBytes(in.dtype);
+  uint8_t pad[8];
+  StoreElem(pad, in.dtype, fill);
+  // Row by row: a row inside the valid leading box is padded after its valid
+  // columns, any other row entirely.
+  size_t r = in.shape.size();
+  int64_t len = r ? in.shape.back() : 1;
+  int64_t nrows = len ? in.NumElements() / len : 0;
+  std::vector<int64_t> idx(r ? r - 1 : 0, 0);  // the leading index of the row
+  for (int64_t row = 0; row < nrows; ++row) {
     bool inside = true;
     for (size_t k = 0; k < idx.size(); ++k) inside = inside && idx[k] < in.valid[k];
-    if (!inside) out->data[i] = fill;
+    uint8_t* p = out->bytes.data() + row * len * eb;
+    for (int64_t j = !inside ? 0 : r ? in.valid.back() : 1; j < len; ++j)
+      std::memcpy(p + j * eb, pad, static_cast<size_t>(eb));
     for (size_t k = idx.size(); k-- > 0;) {
       if (++idx[k] < in.shape[k]) break;
       idx[k] = 0;
@@ -252,7 +354,7 @@ Value TileRead(Exec& ex, const ir::Call&, std::vector<Value>& a) {
     if (idx[k] < 0 || idx[k] >= t.shape[k])
       ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx),
                           ShapeString(t.shape)));
-  double v = t.data[Lin(t.shape, idx)];
+  double v = t.Get(Lin(t.shape, idx));
   return IsFloat(t.dtype) ? Value::Float(v, t.dtype) : Value::Int(static_cast<int64_t>(v), t.dtype);
 }
 
@@ -265,44 +367,87 @@ Value TileWrite(Exec& ex, const ir::Call&, std::vector<Value>& a) {
       ex.Fail(fmt::format("index {} out of bounds for tile shape {}", ShapeString(idx),
                           ShapeString(t.shape)));
   auto out = std::make_shared<TileVal>(t);
-  out->data[Lin(t.shape, idx)] = RoundTo(t.dtype, a[2].AsDouble());
+  out->Set(Lin(t.shape, idx), a[2].AsDouble());
   return Value::Of(out);
 }
 
-// The element kernel of the element-wise tile op being run.
-ElemFn KernelOf(Exec& ex, const ir::Call& c) {
-  ElemFn fn = ElementwiseKernel(c.op->handle);
-  if (!fn) ex.Fail("internal: no element-wise kernel");
-  return fn;
+// The family member of the element-wise tile op being run (or its scalar twin).
+const ElementwiseMember& MemberOf(Exec& ex, const ir::Call& c) {
+  for (const ElementwiseMember& m : kElementwise)
+    if (m.op == c.op->handle || ops::Get(m.op).scalar_twin == c.op->handle) return m;
+  ex.Fail("internal: no element-wise kernel");
+}
+
+// out = l ⊕ r (r == nullptr: l ⊕ s) over out's valid box, on typed spans.
+template <typename T, ElemOp kOp>
+void TypedRows(const TileVal& l, const TileVal* r, T s, TileVal& out, bool* dz) {
+  const T* a = l.As<T>();
+  const T* b = r ? r->As<T>() : nullptr;
+  T* o = out.As<T>();
+  ForEachRow(l.shape, out.valid, [&](int64_t ti, int64_t, int64_t len) {
+    if (b) {
+      for (int64_t j = ti; j < ti + len; ++j) o[j] = ApplyTyped<T, kOp>(a[j], b[j], dz);
+    } else {
+      for (int64_t j = ti; j < ti + len; ++j) o[j] = ApplyTyped<T, kOp>(a[j], s, dz);
+    }
+  });
+}
+template <typename T>
+void TypedBinary(ElemOp op, const TileVal& l, const TileVal* r, T s, TileVal& out, bool* dz) {
+  switch (op) {
+    case ElemOp::kAdd:
+      return TypedRows<T, ElemOp::kAdd>(l, r, s, out, dz);
+    case ElemOp::kSub:
+      return TypedRows<T, ElemOp::kSub>(l, r, s, out, dz);
+    case ElemOp::kMul:
+      return TypedRows<T, ElemOp::kMul>(l, r, s, out, dz);
+    case ElemOp::kDiv:
+      return TypedRows<T, ElemOp::kDiv>(l, r, s, out, dz);
+    case ElemOp::kMax:
+      return TypedRows<T, ElemOp::kMax>(l, r, s, out, dz);
+    case ElemOp::kMin:
+      return TypedRows<T, ElemOp::kMin>(l, r, s, out, dz);
+  }
+}
+
+// out = l ⊕ r (r == nullptr: l ⊕ s, s already in l's dtype) over out's valid box.
+void Elementwise(Exec& ex, const ElementwiseMember& m, const TileVal& l, const TileVal* r, double s,
+                 TileVal& out) {
+  bool dz = false;
+  if (l.dtype == DataType::kFP32) {
+    TypedBinary<float>(m.kind, l, r, static_cast<float>(s), out, &dz);
+  } else if (l.dtype == DataType::kInt32) {
+    TypedBinary<int32_t>(m.kind, l, r, static_cast<int32_t>(s), out, &dz);
+  } else {
+    ForEachRow(l.shape, out.valid, [&](int64_t ti, int64_t, int64_t len) {
+      for (int64_t j = ti; j < ti + len; ++j)
+        out.Set(j, m.fn(l.dtype, l.Get(j), r ? r->Get(j) : s, &dz));
+    });
+  }
+  if (dz) ex.Fail("integer division by zero");
 }
 
 Value TileBinary(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  ElemFn op = KernelOf(ex, c);
+  const ElementwiseMember& m = MemberOf(ex, c);
   const TileVal& l = ex.Tile(a[0], "lhs");
   const TileVal& r = ex.Tile(a[1], "rhs");
   if (l.shape != r.shape)
     ex.Fail(fmt::format("shape {} does not match {}", ShapeString(r.shape), ShapeString(l.shape)));
   auto out = NewTile(l.dtype, l.shape);
   for (size_t k = 0; k < out->valid.size(); ++k) out->valid[k] = std::min(l.valid[k], r.valid[k]);
-  bool dz = false;
-  ForEachIn(l.shape, out->valid,
-            [&](int64_t ti, int64_t) { out->data[ti] = op(l.dtype, l.data[ti], r.data[ti], &dz); });
-  if (dz) ex.Fail("integer division by zero");
+  Elementwise(ex, m, l, &r, 0, *out);
   return Value::Of(out);
 }
 
 // Tile ⊕ scalar: the scalar is converted to the tile's dtype first (as the
 // emitted pto.t*s op does), then each valid element is computed and rounded once.
 Value TileScalar(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
-  ElemFn op = KernelOf(ex, c);
+  const ElementwiseMember& m = MemberOf(ex, c);
   const TileVal& l = ex.Tile(a[0], "lhs");
   double s = CastScalar(a[1], l.dtype).AsDouble();
   auto out = NewTile(l.dtype, l.shape);
   out->valid = l.valid;
-  bool dz = false;
-  ForEachIn(l.shape, out->valid,
-            [&](int64_t ti, int64_t) { out->data[ti] = op(l.dtype, l.data[ti], s, &dz); });
-  if (dz) ex.Fail("integer division by zero");
+  Elementwise(ex, m, l, nullptr, s, *out);
   return Value::Of(out);
 }
 
@@ -315,7 +460,7 @@ Value Cast(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   auto out = NewTile(*dt, in.shape);
   out->valid = in.valid;
   ForEachIn(in.shape, in.valid, [&](int64_t ti, int64_t) {
-    out->data[ti] = CastScalar(Value::Float(in.data[ti], DataType::kFP64), *dt).AsDouble();
+    out->Set(ti, CastScalar(Value::Float(in.Get(ti), DataType::kFP64), *dt).AsDouble());
   });
   return Value::Of(out);
 }
@@ -334,8 +479,8 @@ Value RowSum(Exec& ex, const ir::Call&, std::vector<Value>& a) {
   for (int64_t r = 0; r < in.valid[0]; ++r) {
     double acc = 0;
     for (int64_t c = 0; c < in.valid[1]; ++c)
-      acc = RoundTo(in.dtype, acc + in.data[static_cast<size_t>(r * in.shape[1] + c)]);
-    out->data[static_cast<size_t>(r)] = acc;
+      acc = RoundTo(in.dtype, acc + in.Get(r * in.shape[1] + c));
+    out->Set(r, acc);
   }
   return Value::Of(out);
 }
@@ -363,9 +508,9 @@ Value Reshape(Exec& ex, const ir::Call&, std::vector<Value>& a) {
 ElemFn ElementwiseKernel(ir::OpHandle tile_op) {
   static const std::array<ElemFn, ops::kOpCount> kernels = [] {
     std::array<ElemFn, ops::kOpCount> k{};
-    for (const auto& [h, fn] : kElementwise) {
-      k[h.id] = fn;
-      if (ir::OpHandle s = ops::Get(h).scalar_twin; s.valid()) k[s.id] = fn;
+    for (const ElementwiseMember& m : kElementwise) {
+      k[m.op.id] = m.fn;
+      if (ir::OpHandle s = ops::Get(m.op).scalar_twin; s.valid()) k[s.id] = m.fn;
     }
     return k;
   }();
@@ -386,9 +531,9 @@ void RegisterTileSemantics(OpTable& t) {
   t.Set(ops::kTileRowSum, RowSum);
   t.Set(ops::kTileReshape, Reshape);
   // The element-wise family: each member and its scalar twin (tile.add, tile.adds).
-  for (const auto& [h, fn] : kElementwise) {
-    t.Set(h, TileBinary);
-    if (ir::OpHandle s = ops::Get(h).scalar_twin; s.valid()) t.Set(s, TileScalar);
+  for (const ElementwiseMember& m : kElementwise) {
+    t.Set(m.op, TileBinary);
+    if (ir::OpHandle s = ops::Get(m.op).scalar_twin; s.valid()) t.Set(s, TileScalar);
   }
 }
 

@@ -30,7 +30,7 @@ std::shared_ptr<TileVal> NewTile(DataType dt, const std::vector<int64_t>& shape)
   t->valid = shape;
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
-  t->data.assign(static_cast<size_t>(n), 0.0);
+  t->bytes.assign(static_cast<size_t>(n) * DTypeBytes(dt), 0);  // 0 in every dtype
   return t;
 }
 

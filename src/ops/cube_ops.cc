@@ -10,9 +10,11 @@
 #include <fmt/format.h>
 
 #include "deduce_checks.h"
+#include "pypto/ir/casting.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"
 #include "register_op.h"
+#include "tile_ops_internal.h"
 
 namespace pypto::ir {
 
@@ -108,21 +110,14 @@ const Type* DeduceMatmulAcc(DeduceContext& dc) {
 }
 
 const Type* DeduceFull(DeduceContext& dc) {
-  const MakeTuple* shape = ExpectIndexTuple(dc, 0);
-  if (!shape) return nullptr;
-  if (shape->elements.empty()) return dc.ErrorAt(0, "must have at least one dimension");
-  if (!ExpectPositiveDims(dc, 0, shape->elements)) return nullptr;
-  DataType dt = dc.Kwarg("dtype")->dtype;
-  if (dt == DataType::kIndex)
-    return dc.KwargError("dtype", "pl.INDEX is not a storage dtype; use pl.INT64");
-  MemorySpace m = MemorySpace::kVec;
-  if (const Attr* a = dc.Kwarg("target_memory")) m = static_cast<MemorySpace>(a->i);
-  if (m != MemorySpace::kVec)
+  if (const Attr* a = dc.Kwarg("target_memory"); a && a->i != static_cast<int>(MemorySpace::kVec))
     return dc.KwargError("target_memory",
                          fmt::format("is {}; tile.full fills a pl.Mem.Vec tile (the vector unit "
                                      "writes it); fill in Vec and move it",
-                                     MemStr(m)));
-  return MakeTileType(dc.ctx, shape->elements, dt, m);
+                                     MemStr(static_cast<MemorySpace>(a->i))));
+  const auto* t = As<TileType>(DeduceCreate(dc));
+  if (!t) return nullptr;
+  return MakeTileType(dc.ctx, t->shape, t->dtype, MemorySpace::kVec);
 }
 
 }  // namespace

@@ -157,20 +157,6 @@ const Type* DeduceStore(DeduceContext& dc) {
   return dc.args[2]->type;
 }
 
-const Type* DeduceCreate(DeduceContext& dc) {
-  const MakeTuple* shape = ExpectIndexTuple(dc, 0);
-  if (!shape) return nullptr;
-  if (shape->elements.empty()) return dc.ErrorAt(0, "must have at least one dimension");
-  if (!ExpectPositiveDims(dc, 0, shape->elements)) return nullptr;
-  DataType dt = dc.Kwarg("dtype")->dtype;
-  if (dt == DataType::kIndex)
-    return dc.KwargError("dtype", "pl.INDEX is not a storage dtype; use pl.INT64");
-  bool ok = true;
-  auto mem = OnChipMemKwarg(dc, "target_memory", ok);
-  if (!ok) return nullptr;
-  return MakeTileType(dc.ctx, shape->elements, dt, mem);
-}
-
 const Type* DeduceSetValidShape(DeduceContext& dc) {
   const TileType* t = ExpectTile(dc, 0);
   if (!t) return nullptr;
@@ -245,6 +231,20 @@ const Type* DeduceTileWrite(DeduceContext& dc) {
 }
 
 }  // namespace
+
+const Type* DeduceCreate(DeduceContext& dc) {
+  const MakeTuple* shape = ExpectIndexTuple(dc, 0);
+  if (!shape) return nullptr;
+  if (shape->elements.empty()) return dc.ErrorAt(0, "must have at least one dimension");
+  if (!ExpectPositiveDims(dc, 0, shape->elements)) return nullptr;
+  DataType dt = dc.Kwarg("dtype")->dtype;
+  if (dt == DataType::kIndex)
+    return dc.KwargError("dtype", "pl.INDEX is not a storage dtype; use pl.INT64");
+  bool ok = true;
+  auto mem = OnChipMemKwarg(dc, "target_memory", ok);
+  if (!ok) return nullptr;
+  return MakeTileType(dc.ctx, shape->elements, dt, mem);
+}
 
 void RegisterTileMemoryOps(OpRegistry& r) {
   ops::RegisterOp(r, ops::kTileLoad)

@@ -11,4 +11,8 @@ void RegisterTileMemoryOps(OpRegistry& r);       // tile_memory_ops.cc
 void RegisterTileElementwiseOps(OpRegistry& r);  // tile_ops.cc
 void RegisterTileShapeOps(OpRegistry& r);        // tile_shape_ops.cc
 
+// tile.create's deducer (shape tuple, dtype=, target_memory=), which tile.full
+// (cube_ops.cc) shares.
+const Type* DeduceCreate(DeduceContext& dc);  // tile_memory_ops.cc
+
 }  // namespace pypto::ir

@@ -64,9 +64,6 @@ EQUIVALENT = {
     # Moving the allgather-phase put above that same ready barrier is the same
     # redundancy seen from the write's side.
     ("allreduce_ring", "war-early@71"): "the ring allgather-phase ready wait is redundant",
-    # reduce_scatter: each rank stores only its own row, which no peer reads (the
-    # peers read the other rows), so the store-back has no write-after-read hazard.
-    ("reduce_scatter", "war-early@42"): "no peer reads the row a rank stores back",
 }
 
 # name, collective kind, template, reduce op (Max: applying it twice is the same as once)

@@ -74,6 +74,10 @@
 # CHECK-NEXT: if my_rank_idx != 0:
 # CHECK-NEXT: for bc_col in pl.range(0, NR * M, 8192):
 # CHECK-NEXT: bc_valid: pl.Scalar[pl.INDEX] = pl.min(8192, NR * M - bc_col)
+# Recorded strides equal to the packed ones are a packed target (the flat view
+# drops them):
+# CHECK-LABEL: def bcast_packed(
+# CHECK: bc_flat: pld.DistributedTensor{{\[\[}}1, 64], pl.FP32] = pl.tensor.view(data, [1, 64])
 # CHECK-LABEL: def gather(
 # CHECK: ag_stage: pl.Tile{{\[\[}}1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)
 # CHECK: pld.system.wait(sig, [src], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)
@@ -119,6 +123,11 @@ class Collectives:
     @pl.function(type=pl.FunctionType.InCore)
     def bcast_dyn(self, data: pl.InOut[pld.DistributedTensor[[NR, M], pl.FP16]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
         pld.tensor.broadcast(data, sig, root=0)
+        return
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def bcast_packed(self, data: pl.InOut[pld.DistributedTensor[[4, 16], pl.FP32, pl.TensorView(stride=[16, 1])]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):
+        pld.tensor.broadcast(data, sig, root=1)
         return
 
     @pl.function(type=pl.FunctionType.InCore)

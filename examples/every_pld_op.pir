@@ -2,9 +2,9 @@
 # orchestrator allocates the symmetric windows, reads the world size and
 # dispatches one chip orchestration per rank; the chip calls a kernel that uses
 # remote_load, both remote_store forms, put/get (full slice and region, chunked,
-# pipelined), notify/wait/defer_wait, the communicator queries and every
-# collective; the host then runs host-level collectives (signal synthesized for
-# the mesh allreduce).
+# pipelined), notify/wait, the communicator queries and every collective, then
+# a defer_wait waiter task; the host then runs host-level collectives (signal
+# synthesized for the mesh allreduce).
 # Check: pypto-opt examples/every_pld_op.pir > /tmp/a.pir && pypto-opt /tmp/a.pir | diff /tmp/a.pir -
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -50,7 +50,6 @@ class EveryPldOp:
         pld.system.notify(sig, right, [me, 0], 1, op=pld.NotifyOp.AtomicAdd)
         pld.system.wait(sig, [left, 0], 1, cmp=pld.WaitCmp.Ge)
         pld.system.notify(done, right, [me], 1, op=pld.NotifyOp.Set)
-        pld.system.defer_wait(done, [0], 1, cmp=pld.WaitCmp.Ge)
         # Collectives (window-as-result).
         win2 = pld.tensor.allreduce(win, sig, op=pld.ReduceOp.Sum)
         win3 = pld.tensor.allreduce(win2, ring, op=pld.ReduceOp.Max, mode="ring")
@@ -78,6 +77,9 @@ class EveryPldOp:
              recv_counts: pl.InOut[pld.DistributedTensor[[4, 1], pl.INT32]],
              out: pl.InOut[pl.Tensor[[16, 64], pl.FP32]]):
         self.kernel(x, win, sig, ring, done, rows, a2a, send_rows, v_in, v_out, v_sig, send_counts, recv_counts, out)
+        # Deferred completion: a dedicated waiter task that only registers.
+        with pl.at(level=pl.Level.CORE_GROUP):
+            pld.system.defer_wait(done, [0], 1, cmp=pld.WaitCmp.Ge)
         return
 
     @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)

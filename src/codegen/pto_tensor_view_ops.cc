@@ -37,9 +37,12 @@ const PtoTensor* PtoFunctionEmitter::DeriveTensor(const PtoTensor& parent, const
 
 namespace {
 
-// Row-major contiguous at the type level: no recorded strides, ND layout.
-bool PackedND(const TensorType* t) {
-  return !t->view || (t->view->stride.empty() && t->view->layout == TensorLayout::kND);
+// Row-major contiguous at the type level: ND layout, no recorded strides or
+// the packed ones.
+bool PackedND(Context& ctx, const TensorType* t) {
+  return !t->view ||
+         (t->view->layout == TensorLayout::kND &&
+          (t->view->stride.empty() || SameShape(t->view->stride, PackedStrides(ctx, t->shape))));
 }
 
 TensorLayout LayoutOf(const TensorType* t) { return t->view ? t->view->layout : TensorLayout::kND; }
@@ -68,7 +71,7 @@ bool TensorView(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
     BindTensor(fe, result, in);
     return true;
   }
-  if (!PackedND(in->type))
+  if (!PackedND(fe.ctx(), in->type))
     return fe.Error(c->span, fmt::format("{}: reshaping '{}' is not supported by the "
                                          "PTO backend; only packed ND tensors can be reshaped",
                                          PtoFunctionEmitter::OpName(c), in->name));

@@ -71,8 +71,10 @@ const Type* DeduceView(DeduceContext& dc) {
                                        "must keep the element count",
                                        ShapeStr(s->elements), *n_out, ShapeStr(in->shape), *n_in));
     if (!SameShape(s->elements, in->shape)) {
-      if (!v.stride.empty())
+      // Recorded strides equal to the packed ones are no stride at all.
+      if (!v.stride.empty() && !SameShape(v.stride, PackedStrides(dc.ctx, in->shape)))
         return dc.ErrorAt(0, "has a strided view; reshaping requires a packed tensor");
+      v.stride.clear();
       v.valid_shape.clear();  // the old valid region does not map onto the new shape
     }
     shape = Elems(s);

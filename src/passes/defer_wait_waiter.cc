@@ -19,10 +19,32 @@ namespace {
 
 const char* const kWaiter = "a pld.system.defer_wait waiter";
 
-bool Registers(const Stmt* body) {
-  bool found = false;
-  walk::ForEachCall(body, [&](const Call* c, const Stmt*) { found |= c->Is(ops::kPldDeferWait); });
+// The first registration of `body`, or null.
+const Call* FirstRegistration(const Stmt* body) {
+  const Call* found = nullptr;
+  walk::ForEachCall(body, [&](const Call* c, const Stmt*) {
+    if (!found && c->Is(ops::kPldDeferWait)) found = c;
+  });
   return found;
+}
+
+bool Registers(const Stmt* body) { return FirstRegistration(body) != nullptr; }
+
+// The launch attrs a waiter must not carry (on its scope, kernel or call).
+void CheckLaunchAttrs(const AttrList& attrs, Span span, DiagnosticEngine& diag) {
+  if (FindAttr(attrs, "predicate"))
+    diag.Error(span, fmt::format("{} takes no predicate=: it must always register", kWaiter));
+  if (const Attr* a = FindAttr(attrs, "allow_early_resolve");
+      a && a->kind == Attr::Kind::kBool && a->b)
+    diag.Error(span, fmt::format("{} must not set allow_early_resolve=True: a consumer "
+                                 "could be picked up before the counters are ready",
+                                 kWaiter));
+}
+
+void CheckCount(std::optional<int64_t> n, Span span, DiagnosticEngine& diag) {
+  if (n && *n > kMaxDeferredConditions)
+    diag.Error(span, fmt::format("{} registers {} conditions; a task registers at most {}", kWaiter,
+                                 *n, kMaxDeferredConditions));
 }
 
 // Ops a waiter may run besides defer_wait: scalar queries of the communicator.
@@ -79,7 +101,8 @@ class WaiterBody {
       }
       case NodeKind::kAssignStmt:
       case NodeKind::kEvalStmt:
-      case NodeKind::kYieldStmt: {
+      case NodeKind::kYieldStmt:
+      case NodeKind::kReturnStmt: {
         if (!Exprs(s)) return std::nullopt;
         int64_t n = 0;
         walk::ForEachOwnExpr(s, [&](const Expr* e) {
@@ -148,27 +171,101 @@ class WaiterFinder : public IRVisitor {
     if (s.split != SplitMode::kNone)
       diag_.Error(s.span, fmt::format("{} is a pure-AIV single-block task; split= is not allowed",
                                       kWaiter));
-    if (FindAttr(s.attrs, "predicate"))
-      diag_.Error(s.span, fmt::format("{} takes no predicate=: it must always register", kWaiter));
-    if (const Attr* a = FindAttr(s.attrs, "allow_early_resolve");
-        a && a->kind == Attr::Kind::kBool && a->b)
-      diag_.Error(s.span, fmt::format("{} must not set allow_early_resolve=True: a consumer "
-                                      "could be picked up before the counters are ready",
-                                      kWaiter));
-    auto n = WaiterBody(diag_).Count(s.body);
-    if (n && *n > kMaxDeferredConditions)
-      diag_.Error(s.span, fmt::format("{} registers {} conditions; a task registers at most {}",
-                                      kWaiter, *n, kMaxDeferredConditions));
+    CheckLaunchAttrs(s.attrs, s.span, diag_);
+    CheckCount(WaiterBody(diag_).Count(s.body), s.span, diag_);
   }
 
   DiagnosticEngine& diag_;
   int depth_ = 0;
 };
 
+// The calls of function `callee` in a body, each with whether it sits inside a
+// pl.spmd / pl.split_aiv / pl.at / hierarchy scope.
+class CallSites : public IRVisitor {
+ public:
+  explicit CallSites(const std::string& callee) : callee_(callee) {}
+  std::vector<std::pair<const Call*, bool>> calls;
+
+  void Visit_Call(const Call* c) override {
+    if (c->callee == callee_) calls.push_back({c, depth_ > 0});
+    IRVisitor::Visit_Call(c);
+  }
+  void Visit_InCoreScopeStmt(const InCoreScopeStmt* s) override { Nested(s); }
+  void Visit_SpmdScopeStmt(const SpmdScopeStmt* s) override { Nested(s); }
+  void Visit_SplitAivScopeStmt(const SplitAivScopeStmt* s) override { Nested(s); }
+  void Visit_HierarchyScopeStmt(const HierarchyScopeStmt* s) override { Nested(s); }
+
+ private:
+  template <class S>
+  void Nested(const S* s) {
+    ++depth_;
+    IRVisitor::VisitChildren(s);
+    --depth_;
+  }
+  const std::string& callee_;
+  int depth_ = 0;
+};
+
+// The revalidation of a kernel carrying the waiter mark, and of its calls.
+void CheckMarkedWaiter(const Program& prog, const Function& k, DiagnosticEngine& diag) {
+  if (k.func_type != FunctionType::kInCore && k.func_type != FunctionType::kAIV)
+    diag.Error(
+        k.span,
+        fmt::format(
+            "{} ('{}', marked {}) is a pure-AIV single-block task; a {} "
+            "function cannot be one",
+            kWaiter, k.name, kDeferWaitWaiterAttr,
+            EnumValueName(EnumKind::kFunctionType, static_cast<int>(k.func_type)).value_or("?")));
+  if (const Attr* sp = FindAttr(k.attrs, "split");
+      sp && sp->i != static_cast<int>(SplitMode::kNone))
+    diag.Error(k.span,
+               fmt::format("{} is a pure-AIV single-block task; split= is not allowed", kWaiter));
+  CheckLaunchAttrs(k.attrs, k.span, diag);
+  CheckCount(WaiterBody(diag).Count(k.body), k.span, diag);
+  for (const Function* g : prog.functions) {
+    CallSites sites(k.name);
+    sites.VisitStmt(g->body);
+    for (const auto& [c, nested] : sites.calls) {
+      if (g->IsKernel() || g->IsHostOrchestrator() || nested)
+        diag.Error(c->span, fmt::format("{} ('{}') must be launched as a top-level task of an "
+                                        "orchestration function (single block), not from '{}'{}",
+                                        kWaiter, k.name, g->name,
+                                        nested ? " inside pl.spmd, pl.split_aiv or pl.at" : ""));
+      CheckLaunchAttrs(c->attrs, c->span, diag);
+    }
+  }
+}
+
 }  // namespace
+
+bool RegistersDeferredConditions(const Stmt* body) { return Registers(body); }
 
 void CheckDeferWaitWaiters(const Function& f, DiagnosticEngine& diag) {
   WaiterFinder(diag).VisitStmt(f.body);
+}
+
+void CheckDeferWaitKernels(const Program& prog, DiagnosticEngine& diag) {
+  for (const Function* f : prog.functions) {
+    if (!f->IsKernel()) continue;
+    const Call* reg = FirstRegistration(f->body);
+    if (!reg) continue;
+    const Attr* mark = FindAttr(f->attrs, kDeferWaitWaiterAttr);
+    if (mark && mark->kind == Attr::Kind::kBool && mark->b) {
+      CheckMarkedWaiter(prog, *f, diag);
+      continue;
+    }
+    diag.Error(
+        reg->span,
+        fmt::format("pld.system.defer_wait in kernel '{}': a direct use in an "
+                    "@pl.function({}) kernel is rejected, because it bypasses the "
+                    "validated single-block waiter task launch and the runtime's "
+                    "deferred-completion (AsyncCtx) contract; register the conditions in "
+                    "a dedicated `with pl.at(level=pl.Level.CORE_GROUP):` waiter scope "
+                    "of an orchestration function",
+                    f->name,
+                    "type=" + EnumValueName(EnumKind::kFunctionType, static_cast<int>(f->func_type))
+                                  .value_or("?")));
+  }
 }
 
 }  // namespace pypto::passes

@@ -24,32 +24,31 @@
 //    reduce (tile.add / maximum / minimum / mul), a per-chunk barrier
 //    g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of the valid
 //    part; epilogue -(1 + nchunks).
-//  * pld.tensor.broadcast(target, sig, root=R), static shape: barrier 1; every
-//    rank but R pld.tile.get's R's target through a [prod(leading), last]
-//    staging tile; barrier 2 (R's target may be overwritten after the call);
-//    epilogue -2. (R does not copy onto itself: that would be a racy self-write
-//    of the data the others are reading.)
-//  * pld.tensor.allgather / all_to_all with a static row size: pld.tile.put of
-//    the input row (allgather) / row d (all_to_all) into row my_rank of rank d's
-//    target for every d (own included), in column chunks of <= 16 KiB through a
-//    [1, C] staging tile (C as for mesh allreduce), so any row size fits in UB;
-//    barrier 1; epilogue -1.
-//  * pld.tensor.reduce_scatter(target [NR, SIZE], sig, op), static SIZE:
-//    barrier 1; row my_rank reduced over every rank in column chunks of
-//    <= 16 KiB (tile.load + remote_load + tile.add / maximum / minimum / mul,
-//    tile.store of the chunk into row my_rank: no peer reads that row);
-//    barrier 2; epilogue -2.
+//  * the data collectives (broadcast, allgather, all_to_all, reduce_scatter,
+//    all_to_all_v) on packed, fully valid ND operands of any size, static or
+//    with dynamic dims (bound at run time from the tensor parameter): rows move
+//    through UB in column chunks of <= 16 KiB (collective_chunks.h); a ready
+//    barrier g=1 precedes every write into a peer's window, so two calls on one
+//    window back to back do not race; a done barrier g=2 follows; epilogue -2:
+//    - broadcast(target, sig, root=R): target viewed as [1, N]; every rank but
+//      R pld.tile.get's R's target chunk by chunk (R does not copy onto itself:
+//      that would be a racy self-write of the data the others are reading);
+//    - allgather / all_to_all: pld.tile.put of the input row (allgather) / row d
+//      (all_to_all) into row my_rank of rank d's target for every d (own
+//      included);
+//    - reduce_scatter(target [NR, SIZE], sig, op): row my_rank reduced over every
+//      rank (tile.load + remote_load + tile.add / maximum / minimum / mul,
+//      tile.store of the chunk into row my_rank: no peer reads that row);
+//    - all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
+//      recv_counts): MAX_RECV = target.shape[0] // nranks; per dest, rows =
+//      clamp(send_counts[dest], 0, MAX_RECV) is published into
+//      recv_counts[my_rank, 0] of dest (notify Set) and exactly those rows are
+//      pushed (pld.tile.put of runtime extent [rows, C]), skipped when rows ==
+//      0. Rejected (error) inside a for/while loop: recv_counts is written with
+//      Set, a single-use protocol a fast rank's next call would race with.
+//    A strided, DN / NZ or partially valid data operand is an error at the call.
 //  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
 //    and a static target: TPUT push model (see LowerRingAllreduce).
-//  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
-//    recv_counts) with a static SIZE: MAX_RECV = target.shape[0] // nranks (a
-//    dynamic row count such as NR * 4 is used as an expression); per
-//    dest, rows = clamp(send_counts[dest], 0, MAX_RECV) is published into
-//    recv_counts[my_rank, 0] of dest (notify Set) and exactly those rows are
-//    pushed (pld.tile.put of runtime extent [rows, SIZE] through a [1, SIZE]
-//    stage, skipped when rows == 0); barrier 1; epilogue -1. Rejected (error)
-//    inside a for/while loop: recv_counts is written with Set, a single-use
-//    protocol a fast rank's next call would race with.
 // Not lowered (kept, with a warning where the op is recognised): allreduce
 // without a signal / with a dynamic shape / a partially valid target.
 // Host orchestrators and chip orchestrations are left alone (their collectives
@@ -61,6 +60,7 @@
 #include <optional>
 
 #include "allreduce_signal_shape.h"
+#include "collective_chunks.h"
 #include "pass_util.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/comm.h"
@@ -76,7 +76,7 @@ using namespace ir;
 
 namespace {
 
-constexpr int64_t kChunkBytes = 16 * 1024;
+constexpr int64_t kChunkBytes = kCollectiveChunkBytes;
 
 AttrList EnumKw(std::string name, EnumKind k, int v) {
   return AttrList{NamedAttr{std::move(name), Attr::Enum(k, v)}};
@@ -451,23 +451,6 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return target;
   }
 
-  // Static extents of a tensor, or nullopt (with a warning naming `what`).
-  std::optional<std::vector<int64_t>> StaticShape(const Expr* e, Span span, std::string_view op,
-                                                  std::string_view what) {
-    std::vector<int64_t> dims;
-    for (const Expr* d : util::TensorTypeOf(e)->shape) {
-      auto v = StaticInt(d);
-      if (!v) {
-        diag_.Warning(span, fmt::format("{}: '{}' has a dynamic shape, which is not lowered yet; "
-                                        "the call is kept",
-                                        op, what));
-        return std::nullopt;
-      }
-      dims.push_back(*v);
-    }
-    return dims;
-  }
-
   const Var* StageTile(std::string name, int64_t rows, int64_t cols, DataType dt) {
     AttrList kw{
         {"dtype", Attr::DType(dt)},
@@ -475,157 +458,153 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return b_.Assign(std::move(name), b_.Op(ops::kTileCreate, {b_.IndexTuple({rows, cols})}, kw));
   }
 
-  // broadcast(target, sig, root=R): barrier 1 (the root's data is ready); every
-  // rank but the root copies the root's target into its own through a staging
-  // tile (pld.tile.get); barrier 2 (every rank has read the root's target, so the
-  // root may overwrite it after the call); epilogue -2.
+  // The data operands `args` of `call` are packed, fully valid ND views (else an
+  // error at the call; see collective_chunks.h).
+  bool RowOperands(const Call& call, std::initializer_list<size_t> args, Span span) {
+    bool ok = true;
+    for (size_t a : args) ok = CheckRowOperand(b_.ctx(), call, a, span, diag_) && ok;
+    return ok;
+  }
+
+  // broadcast(target, sig, root=R): the target viewed as [1, N] (N = its element
+  // count, a run-time expression for dynamic dims); barrier 1 (the root's data
+  // is ready and every rank has finished with its previous contents); every rank
+  // but the root copies the root's target into its own in chunks of <= 16 KiB
+  // through a [1, C] staging tile (pld.tile.get); barrier 2 (every rank has read
+  // the root's target, so the root may overwrite it after the call); epilogue
+  // -2. (R does not copy onto itself: that would be a racy self-write of the data
+  // the others are reading.)
   const Expr* LowerBroadcast(const Call& call, Span span) {
     const Expr* target = call.args[0];
     const Expr* sig = call.args[1];
-    auto dims = StaticShape(target, span, call.op->name, "target");
-    if (!dims) return nullptr;
-    int64_t rows = 1;
-    for (size_t i = 0; i + 1 < dims->size(); ++i) rows *= (*dims)[i];
-    int64_t cols = dims->back();
+    if (!RowOperands(call, {0}, span)) return nullptr;
+    const TensorType* tt = util::TensorTypeOf(target);
+    const Expr* total = ElemCount(b_, tt->shape);
+    int64_t chunk = RowChunk(total, tt->dtype);
     const Attr* root = FindAttr(call.kwargs, "root");
     int64_t r = root ? root->i : 0;
     Comm c = Setup(target, sig);
+    const Expr* flat = target;
+    if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
+      flat = b_.Assign("bc_flat", b_.Op(ops::kTensorView, {target, b_.Tuple({b_.Int(1), total})}));
     Barrier(c, b_.Int(1, DataType::kInt32));
-    const Var* stage = StageTile("bc_stage", rows, cols, util::TensorTypeOf(target)->dtype);
+    const Var* stage = StageTile("bc_stage", 1, chunk, tt->dtype);
     b_.If(b_.Ne(c.me, b_.Int(r)), [&] {
-      b_.Eval(b_.Op(ops::kPldTileGet, {target, b_.Int(r, DataType::kInt32), target, stage}));
+      ForColumnChunks(b_, "bc", total, chunk, [&](const Var* col, const Var* valid) {
+        const Var* sv =
+            b_.Assign("bc_stage_v", b_.Op(ops::kTileSetValidshape, {stage, b_.Int(1), valid}));
+        const Expr* region = b_.Tuple({b_.Int(0), col});
+        b_.Eval(b_.Op(ops::kPldTileGet, {flat, b_.Int(r, DataType::kInt32), flat, sv, region,
+                                         region, b_.Tuple({b_.Int(1), valid})}));
+      });
     });
     Barrier(c, b_.Int(2, DataType::kInt32));
     Epilogue(c, 2);
     return target;
   }
 
-  // Elements per UB chunk of a row of `size` elements: 16 KiB, shrunk to the
-  // smallest 32-byte multiple >= the row when the row is smaller.
-  static int64_t RowChunk(int64_t size, DataType dt) {
-    int64_t elem = DTypeBytes(dt);
-    int64_t chunk = kChunkBytes / elem;
-    if (size * elem < kChunkBytes)
-      chunk = std::max<int64_t>((size * elem + 31) / 32 * 32 / elem, 1);
-    return chunk;
-  }
-
   // reduce_scatter(target [NR, SIZE], sig, op): barrier 1; row my_rank is
   // reduced in chunks of <= 16 KiB: acc = own chunk (op) the same chunk of row
   // my_rank of every peer's target (remote_load), stored back at once (no peer
   // reads row my_rank of my target: peer q reads row q); barrier 2 (every peer
-  // has read my rows); epilogue -2.
+  // has read my rows); epilogue -2. SIZE may be a dynamic dim.
   const Expr* LowerReduceScatter(const Call& call, Span span) {
     const Expr* target = call.args[0];
     const Expr* sig = call.args[1];
     const TensorType* tt = util::TensorTypeOf(target);
-    if (tt->rank() != 2) return nullptr;
-    auto size = StaticInt(tt->shape[1]);
-    if (!size) {
-      diag_.Warning(span, call.op->name +
-                              ": 'target' has a dynamic row size, which is "
-                              "not lowered yet; the call is kept");
-      return nullptr;
-    }
+    if (tt->rank() != 2 || !RowOperands(call, {0}, span)) return nullptr;
+    const Expr* size = tt->shape[1];
     OpHandle reduce = ReduceTileOp(call);
-    int64_t chunk = RowChunk(*size, tt->dtype);
+    int64_t chunk = RowChunk(size, tt->dtype);
     Comm c = Setup(target, sig);
     Barrier(c, b_.Int(1, DataType::kInt32));
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
-    b_.For("rs_col", b_.Int(0), b_.Int(*size), b_.Int(chunk), {},
-           [&](const Var* col, const std::vector<const IterArg*>&) {
-             const Var* valid =
-                 b_.Assign("rs_valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(*size), col)));
-             const Expr* off = b_.Tuple({c.me, col});
-             const Expr* shape = b_.IndexTuple({1, chunk});
-             const Expr* vshape = b_.Tuple({b_.Int(1), valid});
-             const Var* own =
-                 b_.Assign("rs_own", b_.Op(ops::kTileLoad, {target, off, shape, vshape}, vec));
-             own = b_.Assign("rs_acc", b_.Op(ops::kTileFillpadInplace, {own}));
-             auto loop = b_.For(
-                 "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
-                 [&](const Var* peer, const std::vector<const IterArg*>& it) {
-                   auto r = b_.If(
-                       b_.Ne(peer, c.me),
-                       [&] {
-                         const Var* recv = b_.Assign(
-                             "rs_recv",
-                             b_.Op(ops::kPldTileRemoteLoad, {target, peer, off, shape, vshape}));
-                         recv = b_.Assign("rs_recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
-                         b_.Yield({b_.Assign(reduce == ops::kTileAdd ? "rs_sum" : "rs_red",
-                                             b_.Op(reduce, {it[0], recv}))});
-                       },
-                       [&] { b_.Yield({it[0]}); }, {"rs_sel"});
-                   b_.Yield({r.results[0]});
-                 },
-                 ForKind::kRange, {"rs_total"});
-             const Var* res = b_.Assign(
-                 "rs_res", b_.Op(ops::kTileSetValidshape, {loop.results[0], b_.Int(1), valid}));
-             b_.Assign("rs_stored", b_.Op(ops::kTileStore, {res, off, target}));
-           });
+    ForColumnChunks(b_, "rs", size, chunk, [&](const Var* col, const Var* valid) {
+      const Expr* off = b_.Tuple({c.me, col});
+      const Expr* shape = b_.IndexTuple({1, chunk});
+      const Expr* vshape = b_.Tuple({b_.Int(1), valid});
+      const Var* own =
+          b_.Assign("rs_own", b_.Op(ops::kTileLoad, {target, off, shape, vshape}, vec));
+      own = b_.Assign("rs_acc", b_.Op(ops::kTileFillpadInplace, {own}));
+      auto loop = b_.For(
+          "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"rs_acc_it", own}},
+          [&](const Var* peer, const std::vector<const IterArg*>& it) {
+            auto r = b_.If(
+                b_.Ne(peer, c.me),
+                [&] {
+                  const Var* recv = b_.Assign("rs_recv", b_.Op(ops::kPldTileRemoteLoad,
+                                                               {target, peer, off, shape, vshape}));
+                  recv = b_.Assign("rs_recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
+                  b_.Yield({b_.Assign(reduce == ops::kTileAdd ? "rs_sum" : "rs_red",
+                                      b_.Op(reduce, {it[0], recv}))});
+                },
+                [&] { b_.Yield({it[0]}); }, {"rs_sel"});
+            b_.Yield({r.results[0]});
+          },
+          ForKind::kRange, {"rs_total"});
+      const Var* res =
+          b_.Assign("rs_res", b_.Op(ops::kTileSetValidshape, {loop.results[0], b_.Int(1), valid}));
+      b_.Assign("rs_stored", b_.Op(ops::kTileStore, {res, off, target}));
+    });
     Barrier(c, b_.Int(2, DataType::kInt32));
     Epilogue(c, 2);
     return target;
   }
 
   // allgather(input [1, SIZE] or pre-staged [NR, SIZE], target [NR, SIZE], sig):
-  // put the input (row my_rank of a staged one) into row my_rank of every
-  // rank's target (own included); barrier 1; epilogue -1.
+  // barrier 1 (every rank has finished with its target's previous contents, so
+  // two calls on one window back to back do not race); put the input (row
+  // my_rank of a staged one) into row my_rank of every rank's target (own
+  // included) in column chunks of <= 16 KiB through a [1, C] staging tile;
+  // barrier 2 (every put has landed); epilogue -2.
   // all_to_all(input [NR, SIZE], ...): row d of the input goes to row my_rank of
-  // rank d's target; same barrier.
+  // rank d's target; same barriers. SIZE may be a dynamic dim.
   const Expr* LowerGatherLike(const Call& call, Span span, bool all_to_all) {
-    std::string_view op = call.op->name;
     const Expr* input = call.args[0];
     const Expr* target = call.args[1];
     const Expr* sig = call.args[2];
     const TensorType* tt = util::TensorTypeOf(target);
-    if (tt->rank() != 2) return nullptr;
-    auto size = StaticInt(tt->shape[1]);
-    if (!size) {
-      diag_.Warning(span, fmt::format("{}: 'target' has a dynamic row size, which is not lowered "
-                                      "yet; the call is kept",
-                                      op));
-      return nullptr;
-    }
-    int64_t chunk = RowChunk(*size, tt->dtype);
+    if (tt->rank() != 2 || !RowOperands(call, {0, 1}, span)) return nullptr;
+    const Expr* size = tt->shape[1];
+    int64_t chunk = RowChunk(size, tt->dtype);
     Comm c = Setup(target, sig);
     const Var* stage = StageTile(all_to_all ? "aa_stage" : "ag_stage", 1, chunk, tt->dtype);
     // An allgather input pre-staged as [NR, SIZE] (the target itself when in
     // place) contributes its row my_rank; a [1, SIZE] chunk its only row.
     auto in_rows = StaticInt(util::TensorTypeOf(input)->shape[0]);
     bool staged = !all_to_all && !(in_rows && *in_rows == 1);
+    Barrier(c, b_.Int(1, DataType::kInt32));
     b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
            [&](const Var* dest, const std::vector<const IterArg*>&) {
              const Expr* src_row = all_to_all ? static_cast<const Expr*>(dest)
                                    : staged   ? static_cast<const Expr*>(c.me)
                                               : b_.Int(0);
-             // The row moves through the stage in chunks of <= 16 KiB.
-             b_.For("put_col", b_.Int(0), b_.Int(*size), b_.Int(chunk), {},
-                    [&](const Var* col, const std::vector<const IterArg*>&) {
-                      const Var* valid =
-                          b_.Assign("put_valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(*size), col)));
-                      const Var* sv = b_.Assign(
-                          "stage_v", b_.Op(ops::kTileSetValidshape, {stage, b_.Int(1), valid}));
-                      b_.Eval(b_.Op(ops::kPldTilePut,
-                                    {target, dest, input, sv, b_.Tuple({c.me, col}),
-                                     b_.Tuple({src_row, col}), b_.Tuple({b_.Int(1), valid})},
-                                    EnumKw("atomic", EnumKind::kAtomicType, 0)));
-                    });
+             ForColumnChunks(b_, "put", size, chunk, [&](const Var* col, const Var* valid) {
+               const Var* sv =
+                   b_.Assign("stage_v", b_.Op(ops::kTileSetValidshape, {stage, b_.Int(1), valid}));
+               b_.Eval(b_.Op(ops::kPldTilePut,
+                             {target, dest, input, sv, b_.Tuple({c.me, col}),
+                              b_.Tuple({src_row, col}), b_.Tuple({b_.Int(1), valid})},
+                             EnumKw("atomic", EnumKind::kAtomicType, 0)));
+             });
            });
-    Barrier(c, b_.Int(1, DataType::kInt32));
-    Epilogue(c, 1);
+    Barrier(c, b_.Int(2, DataType::kInt32));
+    Epilogue(c, 2);
     return target;
   }
 
   // all_to_all_v(input [NR*MAX_RECV, SIZE], target, sig [NR, 1], send_counts
   // [NR] / [NR, 1], recv_counts [NR, 1]): MAX_RECV = target.shape[0] // nranks
-  // (the runtime comm-domain size, as the HOST builtin derives it). For every
-  // dest (own included): rows = clamp(send_counts[dest], 0, MAX_RECV); notify
-  // (Set) rows into recv_counts[my_rank, 0] of dest; if rows > 0 push input rows
-  // [dest*MAX_RECV, +rows) into target rows [my_rank*MAX_RECV, +rows) of dest
-  // (runtime extent [rows, SIZE] through a [1, SIZE] stage, so padding rows never
-  // cross the wire). Barrier 1 (every push and count has landed); epilogue -1.
+  // (the runtime comm-domain size, as the HOST builtin derives it). Barrier 1
+  // (every rank has finished with its target and recv_counts of a previous
+  // call). For every dest (own included): rows = clamp(send_counts[dest], 0,
+  // MAX_RECV); notify (Set) rows into recv_counts[my_rank, 0] of dest; if rows >
+  // 0 push input rows [dest*MAX_RECV, +rows) into target rows
+  // [my_rank*MAX_RECV, +rows) of dest, in column chunks of <= 16 KiB (runtime
+  // extent [rows, C'] through a [1, C] stage that the TPUT engine slides down
+  // the rows, so padding rows never cross the wire). Barrier 2 (every push and
+  // count has landed); epilogue -2. SIZE and the row count may be dynamic dims.
   const Expr* LowerAllToAllV(const Call& call, Span span) {
     std::string_view op = call.op->name;
     if (loop_depth_ > 0) {
@@ -641,23 +620,16 @@ class CompositeLowerer : public util::LoopDepthMutator {
     const Expr* sig = call.args[2];
     const Expr* send = call.args[3];
     const Expr* recv = call.args[4];
+    if (!RowOperands(call, {0, 1}, span)) return nullptr;
     const TensorType* tt = util::TensorTypeOf(target);
-    auto size = StaticInt(tt->shape[1]);
-    if (!size) {
-      diag_.Warning(span, fmt::format("{}: 'target' has a dynamic row size, which is not lowered "
-                                      "yet; the call is kept",
-                                      op));
-      return nullptr;
-    }
-    // A dynamic row count (e.g. [NR * 4, SIZE]) is used as the expression of
-    // the program's dynamic dims, which every rail binds at run time.
-    auto cap = StaticInt(tt->shape[0]);
-    const Expr* rows_expr = cap ? static_cast<const Expr*>(b_.Int(*cap)) : tt->shape[0];
+    const Expr* size = tt->shape[1];
+    int64_t chunk = RowChunk(size, tt->dtype);
     Comm c = Setup(target, sig);
-    const Var* max_recv = b_.Assign("max_recv", b_.FloorDiv(rows_expr, c.nranks_idx));
-    const Var* stage = StageTile("aav_stage", 1, *size, tt->dtype);
+    const Var* max_recv = b_.Assign("max_recv", b_.FloorDiv(tt->shape[0], c.nranks_idx));
+    const Var* stage = StageTile("aav_stage", 1, chunk, tt->dtype);
     size_t send_rank = util::TensorTypeOf(send)->rank();
     size_t recv_rank = util::TensorTypeOf(recv)->rank();
+    Barrier(c, b_.Int(1, DataType::kInt32));
     b_.For("dest", b_.Int(0), c.nranks_idx, b_.Int(1), {},
            [&](const Var* dest, const std::vector<const IterArg*>&) {
              const Expr* idx = send_rank == 1 ? b_.Tuple({dest}) : b_.Tuple({dest, b_.Int(0)});
@@ -668,18 +640,20 @@ class CompositeLowerer : public util::LoopDepthMutator {
              b_.Eval(b_.Op(ops::kPldNotify, {recv, dest, cell, b_.Cast(rows, DataType::kInt32)},
                            EnumKw("op", EnumKind::kNotifyOp, static_cast<int>(NotifyOp::kSet))));
              b_.If(b_.Gt(rows, b_.Int(0)), [&] {
-               b_.Eval(b_.Op(
-                   ops::kPldTilePut,
-                   {target, dest, input, stage, b_.Tuple({b_.Mul(c.me, max_recv), b_.Int(0)}),
-                    b_.Tuple({b_.Mul(dest, max_recv), b_.Int(0)}), b_.Tuple({rows, b_.Int(*size)})},
-                   EnumKw("atomic", EnumKind::kAtomicType, 0)));
+               ForColumnChunks(b_, "aav", size, chunk, [&](const Var* col, const Var* valid) {
+                 const Var* sv = b_.Assign(
+                     "aav_stage_v", b_.Op(ops::kTileSetValidshape, {stage, b_.Int(1), valid}));
+                 b_.Eval(b_.Op(ops::kPldTilePut,
+                               {target, dest, input, sv, b_.Tuple({b_.Mul(c.me, max_recv), col}),
+                                b_.Tuple({b_.Mul(dest, max_recv), col}), b_.Tuple({rows, valid})},
+                               EnumKw("atomic", EnumKind::kAtomicType, 0)));
+               });
              });
            });
-    Barrier(c, b_.Int(1, DataType::kInt32));
-    Epilogue(c, 1);
+    Barrier(c, b_.Int(2, DataType::kInt32));
+    Epilogue(c, 2);
     return target;
   }
-
   IRBuilder b_;
   DiagnosticEngine& diag_;
 };

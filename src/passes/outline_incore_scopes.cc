@@ -16,7 +16,8 @@
 // A task's "task_id" / "deps" attrs move to the call (pl.manual_scope ordering
 // survives outlining); its other attrs become the kernel's attrs. A scope that
 // registers pld.system.defer_wait conditions must keep the V1 waiter contract
-// (defer_wait_waiter.h).
+// (defer_wait_waiter.h); its kernel carries the waiter mark, and a kernel of the
+// input that registers conditions must carry it too (and is revalidated).
 #include <fmt/format.h>
 
 #include <unordered_set>
@@ -218,6 +219,9 @@ class Outliner : public IRMutator {
     AttrList call_attrs;
     for (const auto& a : s->attrs)
       (a.name == "task_id" || a.name == "deps" ? call_attrs : k->attrs).push_back(a);
+    // A waiter scope (checked by CheckDeferWaitWaiters) becomes a marked waiter kernel.
+    if (RegistersDeferredConditions(kbody))
+      k->attrs.push_back({kDeferWaitWaiterAttr, Attr::Bool(true)});
     outlined.push_back(k);
 
     // Call site in the parent (args are the parent's own Vars, substituted as
@@ -257,6 +261,7 @@ class OutlineIncoreScopesPass : public Pass {
     std::vector<const Function*> out;
     bool changed = false;
     std::unordered_set<const Var*> globals(prog.dynamic_dims.begin(), prog.dynamic_dims.end());
+    CheckDeferWaitKernels(prog, diag);
     for (const Function* f : prog.functions) {
       if (f->func_type != FunctionType::kOpaque && f->func_type != FunctionType::kOrchestration) {
         out.push_back(f);

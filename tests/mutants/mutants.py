@@ -64,9 +64,6 @@ EQUIVALENT = {
     # Moving the allgather-phase put above that same ready barrier is the same
     # redundancy seen from the write's side.
     ("allreduce_ring", "war-early@71"): "the ring allgather-phase ready wait is redundant",
-    # reduce_scatter: each rank stores only its own row, which no peer reads (the
-    # peers read the other rows), so the store-back has no write-after-read hazard.
-    ("reduce_scatter", "war-early@42"): "no peer reads the row a rank stores back",
 }
 
 # name, collective kind, template, reduce op (Max: applying it twice is the same as once)
@@ -87,16 +84,16 @@ def instantiate(template, kind, n):
     signal left dirty by round 1 meets round 2 and both rounds are observable.
     The barrier kernel gets a second barrier after its read (else round 2's
     store would race with a neighbour's round-1 read in the program itself).
-    So do allgather and all_to_all: their lowerings put into a peer's window
-    without waiting for it to be ready, so a second round races with the peer's
-    round-1 read of its results (the whole-op rendezvous does not; a finding of
-    this test, see docs/executor.md "Planted mutants")."""
+    The collectives need none: each lowering waits on a ready barrier before
+    it writes into a peer's window, so round 2 cannot overwrite what a slow
+    peer still reads of round 1 (allgather and all_to_all once lacked it, a
+    finding of this test, see docs/executor.md "Planted mutants")."""
     text = template.replace("@N@", str(n)).replace("@DT@", "FP32").replace("@OP@", "Max")
     text = text.replace("@SR@", str(max(2 * (P - 1), 1))).replace("@P@", str(P))
     text = text.replace("@KIND@", kind).replace("@ROOT@", str(P - 1))
     text = text.replace("@XROWS@", "NR" if kind in ("all_to_all", "reduce_scatter") else "1")
     lines = text.rstrip("\n").split("\n")
-    if kind in ("barrier", "allgather", "all_to_all"):
+    if kind == "barrier":
         ret = next(i for i, l in enumerate(lines) if l.strip() == "return y")
         lines.insert(ret, lines[ret].replace("return y", "sig = pld.tensor.barrier(sig)"))
     h = next(i for i, l in enumerate(lines) if "def host_orch(self, x: " in l)

@@ -11,7 +11,8 @@ the way upstream PyPTO invokes it:
   * the golden .pto files (tests/golden/pto);
   * every collective program the lit differential runners instantiate (RUN lines
     calling run_collective.py / run_all_to_all_v.py), at each rank count of the
-    line, lowered with the default pipeline.
+    line, and every program of run_collective.py's matrix
+    (collective_matrix.programs), lowered with the default pipeline.
 
 Identical module texts are assembled once. A rejection fails the tier with ptoas'
 message and the programs that emit the module, unless known_rejections.txt (beside
@@ -78,8 +79,15 @@ def collective_programs(src, scratch):
             runner = load_runner(m.group(1).replace("%S", here))
             argv = shlex.split(m.group(3).replace("%S", here).replace("%t", os.path.join(scratch, "t")))
             a = runner.parse_args(argv)
-            template = open(argv[1 if m.group(2) == "run_collective.py" else 0], encoding="utf-8").read()
             shown = " ".join(x if not os.path.isabs(x) else os.path.basename(x) for x in argv)
+            if m.group(2) == "run_collective.py" and a.kind == "matrix":
+                # The matrix (collective_matrix.py beside the runner) lists its programs.
+                matrix = load_runner(os.path.join(os.path.dirname(m.group(1).replace("%S", here)),
+                                                  "collective_matrix.py"))
+                progs += [("%s: %s %s %s" % (rel, m.group(2), shown, label), text)
+                          for label, text in matrix.programs(a)]
+                continue
+            template = open(argv[1 if m.group(2) == "run_collective.py" else 0], encoding="utf-8").read()
             for p in [int(x) for x in a.ranks.split(",")]:
                 progs.append(("%s: %s %s P=%d" % (rel, m.group(2), shown, p), runner.instantiate(template, a, p)))
     return progs

@@ -45,29 +45,33 @@
 #
 # BCAST-LABEL: func.func @kernel(
 # BCAST:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
-# BCAST:       %data_peer_pview = pto.partition_view %{{[0-9]+}}, offsets = [%c0_index, %c0_index], sizes = [%c1_index, %c40_index]
+# BCAST:       scf.for %bc_col = %c0_index to %c40_index step %c40_index {
+# BCAST:       pto.set_validshape %bc_stage, %c1_index, %[[V:[0-9]+]]
+# BCAST:       %data_peer_pview = pto.partition_view %{{[0-9]+}}, offsets = [%c0_index, %bc_col], sizes = [%c1_index, %[[V]]]
 # BCAST-NEXT:  pto.barrier <PIPE_ALL>
-# BCAST-NEXT:  pto.comm.tget(%data_local_pview, %data_peer_pview, buf(%bc_stage) : !pto.partition_tensor_view<1x40xf32>, !pto.partition_tensor_view<1x40xf32>, !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=40, {{.*}}>)
+# BCAST-NEXT:  pto.comm.tget(%data_local_pview, %data_peer_pview, buf(%bc_stage) : !pto.partition_tensor_view<1x?xf32>, !pto.partition_tensor_view<1x?xf32>, !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=40, {{.*}}>)
 # BCAST-NEXT:  pto.barrier <PIPE_ALL>
 # BCAST:       pto.comm.twait(%sig_local_pview_1, %c2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 # BCAST:       pto.comm.tnotify(%sig_peer_pview_2, %cn2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
 #
 # AG-LABEL: func.func @kernel(
+# AG:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 # AG:       scf.for %dest = %c0_index to %{{[0-9]+}} step %c1_index {
 # AG-NEXT:  scf.for %put_col = %c0_index to %c40_index step %c40_index {
 # AG:       pto.set_validshape %ag_stage, %c1_index, %{{[0-9]+}}
 # AG:       pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%ag_stage) : !pto.partition_tensor_view<1x?xf32>, !pto.partition_tensor_view<1x?xf32>, !pto.tile_buf<{{.*}}>) {atomicType = #pto<atomic_type atomic_none>}
-# AG:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
-# AG:       pto.comm.tnotify(%sig_peer_pview_1, %cn1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
+# AG:       pto.comm.twait(%sig_local_pview_1, %c2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
+# AG:       pto.comm.tnotify(%sig_peer_pview_2, %cn2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
 # AG:       scf.for %i = %c0_index to %{{[0-9]+}} step %c1_index {
 # AG-NEXT:  %t_pview = pto.partition_view %data_view, offsets = [%i, %c0_index], sizes = [%c1_index, %c40_index]
 #
 # AA-LABEL: func.func @kernel(
+# AA:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 # AA:       scf.for %dest = %c0_index to %{{[0-9]+}} step %c1_index {
 # AA:       %data_peer_pview = pto.partition_view %{{[0-9]+}}, offsets = [%{{[0-9]+}}, %put_col], sizes = [%c1_index, %[[V:[0-9]+]]]
 # AA-NEXT:  %x_local_pview = pto.partition_view %x_view, offsets = [%dest, %put_col], sizes = [%c1_index, %[[V]]]
 # AA:       pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aa_stage) : {{.*}}) {atomicType = #pto<atomic_type atomic_none>}
-# AA:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
+# AA:       pto.comm.twait(%sig_local_pview_1, %c2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 #
 # RS-LABEL: func.func @kernel(
 # RS:       pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}

@@ -1,6 +1,7 @@
 # End-to-end kernel 8: a defer_wait waiter. Three host phases per rank: a sender
 # kernel puts its block to the right neighbour and notifies it; a dedicated
-# waiter kernel does only pld.system.defer_wait(signal, [0, 0], 1, Ge), so its
+# waiter task (a `with pl.at(level=pl.Level.CORE_GROUP):` scope, outlined to a
+# marked waiter kernel) does only pld.system.defer_wait(signal, [0, 0], 1, Ge), so its
 # task completes only once the credit has arrived; a drain kernel consumes the
 # credit (self-notify of -1) and copies the received block out.
 # Expected: y[r] = x[r-1].
@@ -31,11 +32,6 @@
 # CHECK:      pto.barrier <PIPE_ALL>
 # CHECK-NEXT: pto.comm.tnotify(%signal_peer_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
 # CHECK-NEXT: return
-# CHECK:      func.func @wait_kernel(%arg0: !pto.ptr<i32>, %arg1: !pto.ptr<i64>, %__pypto_deferred_raw_args: !pto.ptr<i64>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
-# CHECK-NOT:  pto.comm.twait
-# CHECK:      func.call @pypto_register_counter_completion(%__pypto_deferred_raw_args, %arg0, %c0_i64, %c1_i64) : (!pto.ptr<i64>, !pto.ptr<i32>, i64, i64) -> ()
-# CHECK-NEXT: return
-# CHECK:      func.func private @pypto_register_counter_completion(!pto.ptr<i64>, !pto.ptr<i32>, i64, i64)
 # CHECK:      func.func @drain_kernel(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<i32>, %arg2: !pto.ptr<f32>, %arg3: !pto.ptr<i64>, %arg4: !pto.ptr<i64>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
 # CHECK-NOT:  pto.comm.twait
 # CHECK:      pto.barrier <PIPE_ALL>
@@ -44,6 +40,11 @@
 # CHECK-NEXT: pto.tload ins(%t_pview : !pto.partition_tensor_view<16x64xf32>) outs(%t : !pto.tile_buf<{{.*}}>)
 # CHECK:      pto.tstore ins(%t : !pto.tile_buf<{{.*}}>) outs(%out_pview : !pto.partition_tensor_view<16x64xf32>){{$}}
 # CHECK-NEXT: return
+# CHECK:      func.func @waiter_incore_0(%arg0: !pto.ptr<i32>, %arg1: !pto.ptr<i64>, %__pypto_deferred_raw_args: !pto.ptr<i64>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+# CHECK-NOT:  pto.comm.twait
+# CHECK:      func.call @pypto_register_counter_completion(%__pypto_deferred_raw_args, %arg0, %c0_i64, %c1_i64) : (!pto.ptr<i64>, !pto.ptr<i32>, i64, i64) -> ()
+# CHECK-NEXT: return
+# CHECK:      func.func private @pypto_register_counter_completion(!pto.ptr<i64>, !pto.ptr<i32>, i64, i64)
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -65,11 +66,6 @@ class DeferredWait:
         return
 
     @pl.function(type=pl.FunctionType.InCore)
-    def wait_kernel(self, signal: pld.DistributedTensor[[1, 1], pl.INT32]):
-        pld.system.defer_wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Ge)
-        return
-
-    @pl.function(type=pl.FunctionType.InCore)
     def drain_kernel(self, inbox: pld.DistributedTensor[[16, 64], pl.FP32],
                      signal: pld.DistributedTensor[[1, 1], pl.INT32],
                      out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
@@ -88,7 +84,8 @@ class DeferredWait:
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def waiter(self, signal: pld.DistributedTensor[[1, 1], pl.INT32]):
-        self.wait_kernel(signal)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            pld.system.defer_wait(signal, [0, 0], 1, cmp=pld.WaitCmp.Ge)
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def drain(self, inbox: pld.DistributedTensor[[16, 64], pl.FP32],

@@ -15,6 +15,9 @@ class BadTensor:
         a = pl.tensor.add(x, h)
         # CHECK: tensor_errors.pir:[[@LINE+1]]:31: error: tensor.view: argument 'shape' shape [8, 64] has 512 elements but 'input' [16, 64] has 1024; a view must keep the element count
         v = pl.tensor.view(x, [8, 64])
+        sl = pl.tensor.slice(x, [8, 32], [8, 0])
+        # CHECK: tensor_errors.pir:[[@LINE+1]]:28: error: tensor.view: argument 'input' has a strided view; reshaping requires a packed tensor
+        w = pl.tensor.view(sl, [256])
         # CHECK: tensor_errors.pir:[[@LINE+1]]:41: error: tensor.slice: argument 'offset' region exceeds 'input' in dim 0: offset 12 + extent 8 > 16
         s = pl.tensor.slice(x, [8, 32], [12, 0])
         # CHECK: tensor_errors.pir:[[@LINE+1]]:53: error: tensor.slice: argument 'drop_dims' axis 0 must have extent 1 in 'shape', got 8

@@ -13,7 +13,7 @@ NR = pl.dynamic("NR")
 @pl.program
 class CoreTensor:
     @pl.function(type=pl.FunctionType.Orchestration)
-    def chip(self, x: pl.Tensor[[16, 64], pl.FP32], d: pld.DistributedTensor[[4, 64], pl.FP32]):
+    def chip(self, x: pl.Tensor[[16, 64], pl.FP32], d: pld.DistributedTensor[[4, 64], pl.FP32], p: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(stride=[64, 1])]):
         # CHECK: t: pl.Tensor{{\[}}[16, 64], pl.FP32] = pl.tensor.create([16, 64], dtype=pl.FP32)
         t: pl.Tensor[[16, 64], pl.FP32] = pl.tensor.create([16, 64], dtype=pl.FP32)
         # CHECK: u: pl.Tensor{{\[}}[16, 64], pl.FP16, pl.TensorView(layout=pl.TensorLayout.DN)] = pl.tensor.create([16, 64], dtype=pl.FP16, layout=pl.TensorLayout.DN)
@@ -32,6 +32,9 @@ class CoreTensor:
         v2: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(layout=pl.TensorLayout.DN, valid_shape=[16, 10])] = pl.tensor.view(x, [16, 64], [16, 10], layout=pl.TensorLayout.DN)
         # CHECK: dv: pld.DistributedTensor{{\[}}[256], pl.FP32] = pl.tensor.view(d, [256])
         dv: pld.DistributedTensor[[256], pl.FP32] = pl.tensor.view(d, [256])
+        # Recorded strides equal to the packed ones reshape like no strides.
+        # CHECK: pv: pl.Tensor{{\[}}[1, 1024], pl.FP32] = pl.tensor.view(p, [1, 1024])
+        pv: pl.Tensor[[1, 1024], pl.FP32] = pl.tensor.view(p, [1, 1024])
         # CHECK: sl: pl.Tensor{{\[}}[8, 32], pl.FP32, pl.TensorView(stride=[64, 1])] = pl.tensor.slice(x, [8, 32], [8, 0])
         sl: pl.Tensor[[8, 32], pl.FP32, pl.TensorView(stride=[64, 1])] = pl.tensor.slice(x, [8, 32], [8, 0])
         # CHECK: sl2: pld.DistributedTensor{{\[}}[64], pl.FP32] = pl.tensor.slice(d, [1, 64], [2, 0], [], [0])

@@ -14,7 +14,6 @@
 # CHECK: pld.tensor.get(out, left, win, [0, 0], [0, 0], [16, 64])
 # CHECK: pld.system.notify(sig, right, [me, 0], 1, op=pld.NotifyOp.AtomicAdd)
 # CHECK: pld.system.wait(sig, [left, 0], 1, cmp=pld.WaitCmp.Ge)
-# CHECK: pld.system.defer_wait(done, [0], 1, cmp=pld.WaitCmp.Ge)
 # CHECK: pld.tensor.allreduce(win2, ring, op=pld.ReduceOp.Max, mode="ring")
 # CHECK: pld.tensor.barrier(sig)
 # CHECK: pld.tensor.broadcast(rows, sig2, root=0)
@@ -22,6 +21,8 @@
 # CHECK: pld.tensor.allgather(
 # CHECK: pld.tensor.all_to_all(send_rows, a2a, sig2)
 # CHECK: pld.tensor.all_to_all_v(v_in, v_out, v_sig, send_counts, recv_counts)
+# CHECK: with pl.at(level=pl.Level.CORE_GROUP):
+# CHECK-NEXT: pld.system.defer_wait(done, [0], 1, cmp=pld.WaitCmp.Ge)
 # CHECK: pld.system.world_size()
 # CHECK: pld.tensor.alloc_window_buffer(
 # CHECK: pld.tensor.window(

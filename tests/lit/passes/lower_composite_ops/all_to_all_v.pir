@@ -1,9 +1,12 @@
 # lower-composite-ops: pld.tensor.all_to_all_v in kernels.
-# MAX_RECV = target.shape[0] // nranks (runtime). For every dest (own included):
-# rows = clamp(send_counts[dest], 0, MAX_RECV) is published into
-# recv_counts[my_rank, 0] of dest with notify(Set), and exactly those rows are
-# pushed (pld.tile.put of runtime extent [rows, SIZE] through a [1, SIZE] stage,
-# skipped when rows == 0); one credit barrier; epilogue -1.
+# MAX_RECV = target.shape[0] // nranks (runtime). A ready barrier (>= 1: every
+# rank has finished with its target and recv_counts of a previous call); for
+# every dest (own included): rows = clamp(send_counts[dest], 0, MAX_RECV) is
+# published into recv_counts[my_rank, 0] of dest with notify(Set), and exactly
+# those rows are pushed (pld.tile.put of runtime extent [rows, C] per column
+# chunk of <= 16 KiB through a [1, C] stage, skipped when rows == 0); a done
+# barrier (>= 2); epilogue -2. Sizes, dtypes, dynamic dims and two calls back
+# to back: collective_matrix.pir.
 # RUN: pypto-opt %s --passes=lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
 # RUN: pypto-opt %s --passes=lower-composite-ops,lower-composite-ops --verify-each --roundtrip-each | FileCheck %s
 # Differential runs before/after the pass (P = 1, 2, 3, 4, 8) with ragged
@@ -30,35 +33,46 @@
 # RUN: pypto-opt %s --pipeline=default --emit=pto 2>/dev/null | FileCheck %s --check-prefix=EMIT
 # EMIT-LABEL: func.func @exchange(
 # EMIT: arith.floordivsi %c24_index, %{{.*}} : index
+# EMIT: pto.comm.twait(%sig_local_pview, %c1_i32 : {{.*}}) {cmp = #pto<wait_cmp ge>}
 # EMIT: scf.for %dest =
 # EMIT: pto.load_scalar %arg1[%dest] : !pto.ptr<i32> -> i32
 # EMIT: arith.maxsi
 # EMIT: arith.minsi
 # EMIT: pto.comm.tnotify(%rc_peer_pview, %{{.*}} : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op set>}
 # EMIT: scf.if
-# EMIT: pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aav_stage) : !pto.partition_tensor_view<?x16xf32>, !pto.partition_tensor_view<?x16xf32>,
-# EMIT: pto.comm.twait(%sig_local_pview, %c1_i32 : {{.*}}) {cmp = #pto<wait_cmp ge>}
-# EMIT: pto.comm.tnotify(%sig_peer_pview_1, %cn1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
+# EMIT: scf.for %aav_col =
+# EMIT: pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aav_stage) : !pto.partition_tensor_view<?x?xf32>, !pto.partition_tensor_view<?x?xf32>,
+# EMIT: pto.comm.twait(%sig_local_pview_1, %c2_i32 : {{.*}}) {cmp = #pto<wait_cmp ge>}
+# EMIT: pto.comm.tnotify(%sig_peer_pview_2, %cn2_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op atomic_add>}
 
 # CHECK-LABEL: def exchange(
 # CHECK: comm_ctx: pld.CommCtx = pld.system.get_comm_ctx(data)
 # CHECK: max_recv: pl.Scalar[pl.INDEX] = 24 // nranks_idx
 # CHECK-NEXT: aav_stage: pl.Tile{{\[\[}}1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
-# CHECK-NEXT: for dest in pl.range(nranks_idx):
-# CHECK-NEXT: send_count: pl.Scalar[pl.INT32] = pl.tensor.read(counts, [dest])
-# CHECK-NEXT: send_rows: pl.Scalar[pl.INDEX] = pl.min(pl.max(pl.cast(send_count, pl.INDEX), 0), max_recv)
-# CHECK-NEXT: pld.system.notify(rc, dest, [my_rank_idx, 0], pl.cast(send_rows, pl.INT32), op=pld.NotifyOp.Set)
-# CHECK-NEXT: if send_rows > 0:
-# CHECK-NEXT: pld.tile.put(data, dest, x, aav_stage, [my_rank_idx * max_recv, 0], [dest * max_recv, 0], [send_rows, 16], atomic=pld.AtomicType.None_)
 # CHECK-NEXT: for peer in pl.range(nranks_idx):
 # CHECK-NEXT: if peer != my_rank_idx:
 # CHECK-NEXT: pld.system.notify(sig, peer, [my_rank_idx, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)
 # CHECK-NEXT: for src in pl.range(nranks_idx):
 # CHECK-NEXT: if src != my_rank_idx:
 # CHECK-NEXT: pld.system.wait(sig, [src, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)
+# CHECK-NEXT: for dest in pl.range(nranks_idx):
+# CHECK-NEXT: send_count: pl.Scalar[pl.INT32] = pl.tensor.read(counts, [dest])
+# CHECK-NEXT: send_rows: pl.Scalar[pl.INDEX] = pl.min(pl.max(pl.cast(send_count, pl.INDEX), 0), max_recv)
+# CHECK-NEXT: pld.system.notify(rc, dest, [my_rank_idx, 0], pl.cast(send_rows, pl.INT32), op=pld.NotifyOp.Set)
+# CHECK-NEXT: if send_rows > 0:
+# CHECK-NEXT: for aav_col in pl.range(0, 16, 16):
+# CHECK-NEXT: aav_valid: pl.Scalar[pl.INDEX] = pl.min(16, 16 - aav_col)
+# CHECK-NEXT: aav_stage_v: {{.*}} = pl.tile.set_validshape(aav_stage, 1, aav_valid)
+# CHECK-NEXT: pld.tile.put(data, dest, x, aav_stage_v, [my_rank_idx * max_recv, aav_col], [dest * max_recv, aav_col], [send_rows, aav_valid], atomic=pld.AtomicType.None_)
+# CHECK-NEXT: for peer_1 in pl.range(nranks_idx):
+# CHECK-NEXT: if peer_1 != my_rank_idx:
+# CHECK-NEXT: pld.system.notify(sig, peer_1, [my_rank_idx, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)
+# CHECK-NEXT: for src_1 in pl.range(nranks_idx):
+# CHECK-NEXT: if src_1 != my_rank_idx:
+# CHECK-NEXT: pld.system.wait(sig, [src_1, 0], pl.const(2, pl.INT32), cmp=pld.WaitCmp.Ge)
 # CHECK-NEXT: for reset_src in pl.range(nranks_idx):
 # CHECK-NEXT: if reset_src != my_rank_idx:
-# CHECK-NEXT: pld.system.notify(sig, my_rank_idx, [reset_src, 0], pl.const(-1, pl.INT32), op=pld.NotifyOp.AtomicAdd)
+# CHECK-NEXT: pld.system.notify(sig, my_rank_idx, [reset_src, 0], pl.const(-2, pl.INT32), op=pld.NotifyOp.AtomicAdd)
 # CHECK-NEXT: out: pld.DistributedTensor{{\[\[}}24, 16], pl.FP32] = data
 # CHECK-NEXT: return
 # A [NR, 1] send_counts is read at [dest, 0]:

@@ -33,7 +33,7 @@
 # EMIT: pto.comm.twait(%sig_local_pview, %c1_i32 : !pto.partition_tensor_view<1x1xi32>, i32) {cmp = #pto<wait_cmp ge>}
 # EMIT-LABEL: func.func @chip_all_to_all_v_0(
 # EMIT: pto.comm.tnotify(%rc_peer_pview, %{{.*}} : !pto.partition_tensor_view<1x1xi32>, i32) {notifyOp = #pto<notify_op set>}
-# EMIT: pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aav_stage) : !pto.partition_tensor_view<?x16xf32>
+# EMIT: pto.comm.tput(%data_peer_pview, %x_local_pview, buf(%aav_stage) : !pto.partition_tensor_view<?x?xf32>
 
 # CHECK-LABEL: @pl.function(type=pl.FunctionType.AIV)
 # CHECK-NEXT: def chip_barrier_0(self, sig: pl.InOut[pld.DistributedTensor{{\[\[}}NR, 1], pl.INT32]]):
@@ -45,7 +45,7 @@
 # CHECK-NEXT: def chip_all_to_all_v_0(self, x: pl.Tensor{{\[\[}}24, 16], pl.FP32], data: pl.InOut[pld.DistributedTensor{{\[\[}}24, 16], pl.FP32]], sig: pl.InOut[pld.DistributedTensor{{\[\[}}NR, 1], pl.INT32]], counts: pl.Tensor{{\[\[}}NR], pl.INT32], rc: pl.InOut[pld.DistributedTensor{{\[\[}}NR, 1], pl.INT32]]):
 # CHECK: max_recv: pl.Scalar[pl.INDEX] = 24 // nranks_idx
 # CHECK: pld.system.notify(rc, dest, [my_rank_idx, 0], pl.cast(send_rows, pl.INT32), op=pld.NotifyOp.Set)
-# CHECK: pld.tile.put(data, dest, x, aav_stage, [my_rank_idx * max_recv, 0], [dest * max_recv, 0], [send_rows, 16], atomic=pld.AtomicType.None_)
+# CHECK: pld.tile.put(data, dest, x, aav_stage_v, [my_rank_idx * max_recv, aav_col], [dest * max_recv, aav_col], [send_rows, aav_valid], atomic=pld.AtomicType.None_)
 # CHECK: @pl.function(type=pl.FunctionType.AIV)
 # CHECK-NEXT: def chip_barrier_1(self, sig: pl.InOut[pld.DistributedTensor{{\[\[}}NR, 1], pl.INT32]]):
 # CHECK: @pl.function(type=pl.FunctionType.Orchestration)

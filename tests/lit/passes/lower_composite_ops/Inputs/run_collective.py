@@ -15,6 +15,12 @@ one line per run; exits 1 on any mismatch or run failure.
                     [--check-alignment]
 KIND: allreduce | barrier | broadcast | allgather | all_to_all | reduce_scatter
 (placeholders @KIND@, @ROOT@ = P - 1, @P@ = P, @SR@ = max(2 * (P - 1), 1), @XROWS@ = NR for all_to_all else 1)
+
+  run_collective.py matrix - OUTDIR [--kinds K,K] [-j 2] [--sweep 20]
+The matrix of the data collectives (collective_matrix.py: broadcast,
+allgather, all_to_all, reduce_scatter, all_to_all_v x FP32/FP16 x sizes x
+static/dynamic dims, P and ReduceOp cycling), each program calling its
+collective twice back to back on one window with no barrier between.
 """
 import argparse
 import os
@@ -50,6 +56,9 @@ def parse_args(argv=None):
     # pypto-run --check-alignment on every run: each GM transfer must start on a
     # 32-byte boundary (the kinds and dtypes whose lowering promises it).
     ap.add_argument("--check-alignment", action="store_true")
+    # matrix mode: the kinds to run (default all) and parallel cases
+    ap.add_argument("--kinds", default="")
+    ap.add_argument("-j", type=int, default=2)
     return ap.parse_args(argv)
 
 
@@ -64,6 +73,10 @@ def instantiate(template, a, P):
 def main():
     a = parse_args()
     os.makedirs(a.outdir, exist_ok=True)
+    if a.kind == "matrix":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import collective_matrix
+        return collective_matrix.run_matrix(a)
     template = open(a.template).read()
     lowered = {}
 

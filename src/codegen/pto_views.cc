@@ -344,12 +344,13 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
     dynamic = true;
     // Every `?` extent of the type is an operand; a static one too (a tile that
     // tile.set_validshape resizes later is typed v_row=?, v_col=?).
-    bool dyn_type = resized || TileBufField(*type, "v_row") == "?";
+    bool dyn_row = TileBufField(*type, "v_row") == "?";
+    bool dyn_col = TileBufField(*type, "v_col") == "?";
     if (vs.size() >= 2 && !StaticInt(vs[vs.size() - 2])) {
       std::string r = AsIndex(vs[vs.size() - 2]);
       if (r.empty()) return nullptr;
       valid_ops += " valid_row = " + r;
-    } else if (vs.size() >= 2 && dyn_type) {
+    } else if (vs.size() >= 2 && dyn_row) {
       int64_t rows = 1;
       for (size_t i = 0; i + 1 < vs.size(); ++i) rows *= *StaticInt(vs[i]);
       valid_ops += " valid_row = " + ConstIndex(rows);
@@ -358,7 +359,7 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
       std::string c = AsIndex(vs.back());
       if (c.empty()) return nullptr;
       valid_ops += " valid_col = " + c;
-    } else if (dyn_type) {
+    } else if (dyn_col) {
       valid_ops += " valid_col = " + ConstIndex(*StaticInt(vs.back()));
     }
   }

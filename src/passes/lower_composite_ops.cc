@@ -16,14 +16,16 @@
 //
 // Lowered today (the others stay as they are; the emitter reports them):
 //  * pld.tensor.barrier(sig): barrier g=1; epilogue -1.
-//  * pld.tensor.allreduce(target, sig, op=..., mode="mesh") with a static,
-//    fully valid target: the target is viewed as [1, N]; ready barrier g=1;
-//    chunks of C elements (C = 16 KiB / element size, shrunk to the smallest
-//    32-byte multiple >= N when the whole target is smaller): tile.load +
-//    fillpad of the own chunk, for each peer != me remote_load + fillpad +
-//    reduce (tile.add / maximum / minimum / mul), a per-chunk barrier
-//    g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of the valid
-//    part; epilogue -(1 + nchunks).
+//  * pld.tensor.allreduce(target, sig, op=..., mode="mesh"): a fully valid
+//    target is viewed as [1, N] (N a run-time expression for dynamic dims);
+//    ready barrier g=1; chunks of C elements (C = 16 KiB / element size, shrunk
+//    to the smallest 32-byte multiple >= N when N is static and smaller):
+//    tile.load + fillpad of the own chunk, for each peer != me remote_load
+//    (FP16: the tail's physical span rounded to 32 bytes, valid shape restored)
+//    + fillpad + reduce (tile.add / maximum / minimum / mul), a per-chunk
+//    barrier g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of
+//    the valid part; epilogue -(1 + nchunks). A partially valid target is one
+//    [rows, cols] rectangle in one UB tile (allreduce_layout.h); epilogue -2.
 //  * pld.tensor.broadcast(target, sig, root=R), static shape: barrier 1; every
 //    rank but R pld.tile.get's R's target through a [prod(leading), last]
 //    staging tile; barrier 2 (R's target may be overwritten after the call);
@@ -39,8 +41,9 @@
 //    <= 16 KiB (tile.load + remote_load + tile.add / maximum / minimum / mul,
 //    tile.store of the chunk into row my_rank: no peer reads that row);
 //    barrier 2; epilogue -2.
-//  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
-//    and a static target: TPUT push model (see LowerRingAllreduce).
+//  * pld.tensor.allreduce(..., mode="ring") with a [2*(NR-1), NR] signal (NR
+//    static or dynamic; checked against the run's nranks at run time): TPUT push
+//    model (see LowerRingAllreduce).
 //  * pld.tensor.all_to_all_v(input, target [NR*MAX_RECV, SIZE], sig, send_counts,
 //    recv_counts) with a static SIZE: MAX_RECV = target.shape[0] // nranks (a
 //    dynamic row count such as NR * 4 is used as an expression); per
@@ -50,8 +53,9 @@
 //    stage, skipped when rows == 0); barrier 1; epilogue -1. Rejected (error)
 //    inside a for/while loop: recv_counts is written with Set, a single-use
 //    protocol a fast rank's next call would race with.
-// Not lowered (kept, with a warning where the op is recognised): allreduce
-// without a signal / with a dynamic shape / a partially valid target.
+// An allreduce target the lowering cannot address (strided, not ND, a valid box
+// the seed does not allow) or an InCore allreduce without a signal is an error
+// at the call.
 // Host orchestrators and chip orchestrations are left alone (their collectives
 // are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
 // composite calls left that this pass knows how to lower).

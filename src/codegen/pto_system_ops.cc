@@ -1,7 +1,7 @@
-// PTO emission of the core memory-consistency ops: system.fence (a GM fence over
-// all pipes) and system.cacheinvalid (whole-GM form, or one region through a
-// partition view). InsertCommFence places these around communication; the
-// emitter only spells them.
+// PTO emission of the core system ops: system.fence (a GM fence over all pipes),
+// system.cacheinvalid (whole-GM form, or one region through a partition view)
+// and system.check (a run-time precondition: trap unless it holds). InsertCommFence places these
+// around communication; the emitter only spells them.
 #include <fmt/format.h>
 
 #include "pypto/codegen/pto_function_emitter.h"
@@ -38,11 +38,26 @@ bool CacheInvalid(PtoFunctionEmitter& fe, const Call* c, const Var*) {
   return true;
 }
 
+// system.check(cond[, value], msg=...): the device has no message channel, so a
+// failed check traps (the executor is where the message is read).
+bool Check(PtoFunctionEmitter& fe, const Call* c, const Var*) {
+  PtoValue cond = fe.CastTo(fe.Value(c->args[0]), "i1");
+  if (!cond.ok()) return false;
+  fe.Op(fmt::format("scf.if {} {{", cond.name));
+  fe.out().Line("} else {");
+  fe.out().Indent();
+  fe.Op("pto.trap");
+  fe.out().Dedent();
+  fe.out().Line("}");
+  return true;
+}
+
 }  // namespace
 
 void RegisterPtoSystemOps(PtoOpTable& t) {
   t.Emit(ops::kSystemFence, Fence);
   t.Emit(ops::kSystemCacheinvalid, CacheInvalid);
+  t.Emit(ops::kSystemCheck, Check);
 }
 
 }  // namespace pypto::codegen

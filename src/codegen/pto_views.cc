@@ -299,6 +299,15 @@ PtoBinding PtoFunctionEmitter::CarriedTile(const Var* ia, const std::string& nam
   return b;
 }
 
+// The `key=N` field of a tile_buf type spelling ("?" when dynamic).
+static std::string TileBufField(const std::string& type, std::string_view key) {
+  std::string k = fmt::format(" {}=", key);
+  size_t at = type.find(k);
+  if (at == std::string::npos) return "";
+  at += k.size();
+  return type.substr(at, type.find_first_of(",>", at) - at);
+}
+
 const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) {
   const TileType* tt = As<TileType>(call->type);
   if (!tt) {
@@ -333,15 +342,25 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
         }
     }
     dynamic = true;
-    if (!StaticInt(vs[vs.size() >= 2 ? vs.size() - 2 : 0]) && vs.size() >= 2) {
+    // Every `?` extent of the type is an operand; a static one too (a tile that
+    // tile.set_validshape resizes later is typed v_row=?, v_col=?).
+    bool dyn_row = TileBufField(*type, "v_row") == "?";
+    bool dyn_col = TileBufField(*type, "v_col") == "?";
+    if (vs.size() >= 2 && !StaticInt(vs[vs.size() - 2])) {
       std::string r = AsIndex(vs[vs.size() - 2]);
       if (r.empty()) return nullptr;
       valid_ops += " valid_row = " + r;
+    } else if (vs.size() >= 2 && dyn_row) {
+      int64_t rows = 1;
+      for (size_t i = 0; i + 1 < vs.size(); ++i) rows *= *StaticInt(vs[i]);
+      valid_ops += " valid_row = " + ConstIndex(rows);
     }
     if (!StaticInt(vs.back())) {
       std::string c = AsIndex(vs.back());
       if (c.empty()) return nullptr;
       valid_ops += " valid_col = " + c;
+    } else if (dyn_col) {
+      valid_ops += " valid_col = " + ConstIndex(*StaticInt(vs.back()));
     }
   }
   if (resized && !dynamic) {
@@ -371,15 +390,6 @@ const PtoBinding* PtoFunctionEmitter::AllocTile(const Var* v, const Call* call) 
   }
   anon_tiles_.push_back(std::make_unique<PtoBinding>(b));
   return anon_tiles_.back().get();
-}
-
-// The `key=N` field of a tile_buf type spelling ("?" when dynamic).
-static std::string TileBufField(const std::string& type, std::string_view key) {
-  std::string k = fmt::format(" {}=", key);
-  size_t at = type.find(k);
-  if (at == std::string::npos) return "";
-  at += k.size();
-  return type.substr(at, type.find_first_of(",>", at) - at);
 }
 
 std::optional<PtoBinding> PtoFunctionEmitter::RetypeTile(const PtoBinding& b,

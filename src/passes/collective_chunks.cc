@@ -42,12 +42,15 @@ bool CheckRowOperand(Context& ctx, const Call& call, size_t arg, Span span,
   return true;
 }
 
-int64_t RowChunk(const Expr* size, DataType dt) {
+int64_t RowChunk(int64_t size, DataType dt) {
   int64_t elem = DTypeBytes(dt);
-  int64_t chunk = kCollectiveChunkBytes / elem;
-  if (auto n = StaticInt(size); n && *n * elem < kCollectiveChunkBytes)
-    chunk = std::max<int64_t>((*n * elem + 31) / 32 * 32 / elem, 1);
-  return chunk;
+  if (size * elem >= kCollectiveChunkBytes) return kCollectiveChunkBytes / elem;
+  return std::max<int64_t>((size * elem + 31) / 32 * 32 / elem, 1);
+}
+
+int64_t RowChunk(const Expr* size, DataType dt) {
+  if (auto n = StaticInt(size)) return RowChunk(*n, dt);
+  return kCollectiveChunkBytes / DTypeBytes(dt);
 }
 
 const Expr* ElemCount(IRBuilder& b, const std::vector<const Expr*>& dims) {

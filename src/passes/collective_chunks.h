@@ -29,6 +29,8 @@ bool CheckRowOperand(ir::Context& ctx, const ir::Call& call, size_t arg, Span sp
 // Elements per chunk of a row of `size` elements: 16 KiB, shrunk to the smallest
 // 32-byte multiple covering a static row smaller than that.
 int64_t RowChunk(const ir::Expr* size, DataType dt);
+// The same for a row of a known static size.
+int64_t RowChunk(int64_t size, DataType dt);
 
 // The product of `dims` (an INDEX expression, folded when static).
 const ir::Expr* ElemCount(ir::IRBuilder& b, const std::vector<const ir::Expr*>& dims);

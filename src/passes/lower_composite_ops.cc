@@ -16,14 +16,16 @@
 //
 // Lowered today (the others stay as they are; the emitter reports them):
 //  * pld.tensor.barrier(sig): barrier g=1; epilogue -1.
-//  * pld.tensor.allreduce(target, sig, op=..., mode="mesh") with a static,
-//    fully valid target: the target is viewed as [1, N]; ready barrier g=1;
-//    chunks of C elements (C = 16 KiB / element size, shrunk to the smallest
-//    32-byte multiple >= N when the whole target is smaller): tile.load +
-//    fillpad of the own chunk, for each peer != me remote_load + fillpad +
-//    reduce (tile.add / maximum / minimum / mul), a per-chunk barrier
-//    g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of the valid
-//    part; epilogue -(1 + nchunks).
+//  * pld.tensor.allreduce(target, sig, op=..., mode="mesh"): a fully valid
+//    target is viewed as [1, N] (N a run-time expression for dynamic dims);
+//    ready barrier g=1; chunks of C elements (C = 16 KiB / element size, shrunk
+//    to the smallest 32-byte multiple >= N when N is static and smaller):
+//    tile.load + fillpad of the own chunk, for each peer != me remote_load
+//    (FP16: the tail's physical span rounded to 32 bytes, valid shape restored)
+//    + fillpad + reduce (tile.add / maximum / minimum / mul), a per-chunk
+//    barrier g = chunk + 2 (every peer has read my chunk) BEFORE tile.store of
+//    the valid part; epilogue -(1 + nchunks). A partially valid target is one
+//    [rows, cols] rectangle in one UB tile (allreduce_layout.h); epilogue -2.
 //  * the data collectives (broadcast, allgather, all_to_all, reduce_scatter,
 //    all_to_all_v) on packed, fully valid ND operands of any size, static or
 //    with dynamic dims (bound at run time from the tensor parameter): rows move
@@ -47,10 +49,12 @@
 //      0. Rejected (error) inside a for/while loop: recv_counts is written with
 //      Set, a single-use protocol a fast rank's next call would race with.
 //    A strided, DN / NZ or partially valid data operand is an error at the call.
-//  * pld.tensor.allreduce(..., mode="ring") with a static [2*(NR-1), NR] signal
-//    and a static target: TPUT push model (see LowerRingAllreduce).
-// Not lowered (kept, with a warning where the op is recognised): allreduce
-// without a signal / with a dynamic shape / a partially valid target.
+//  * pld.tensor.allreduce(..., mode="ring") with a [2*(NR-1), NR] signal (NR
+//    static or dynamic; checked against the run's nranks at run time): TPUT push
+//    model (see LowerRingAllreduce).
+// An allreduce target the lowering cannot address (strided, not ND, a valid box
+// the seed does not allow) or an InCore allreduce without a signal is an error
+// at the call.
 // Host orchestrators and chip orchestrations are left alone (their collectives
 // are lowered by lower-host-tensor-collectives). Idempotent (lowered IR has no
 // composite calls left that this pass knows how to lower).
@@ -59,6 +63,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "allreduce_layout.h"
 #include "allreduce_signal_shape.h"
 #include "collective_chunks.h"
 #include "pass_util.h"
@@ -75,8 +80,6 @@ namespace pypto::passes {
 using namespace ir;
 
 namespace {
-
-constexpr int64_t kChunkBytes = kCollectiveChunkBytes;
 
 AttrList EnumKw(std::string name, EnumKind k, int v) {
   return AttrList{NamedAttr{std::move(name), Attr::Enum(k, v)}};
@@ -153,12 +156,13 @@ class CompositeLowerer : public util::LoopDepthMutator {
     });
   }
 
-  // Self-notify subtracting the call's `total` credits from every peer cell.
-  void Epilogue(const Comm& c, int64_t total) {
-    ForOthers(c, "reset_src", [&](const Var* src) {
-      Notify(c, c.me, Cell(c, src), b_.Int(-total, DataType::kInt32));
-    });
+  // Self-notify subtracting the call's `total` credits (an INDEX expression:
+  // a run-time count when the call's size is dynamic) from every peer cell.
+  void Epilogue(const Comm& c, const Expr* total) {
+    const Expr* minus = b_.Cast(b_.Neg(total), DataType::kInt32);
+    ForOthers(c, "reset_src", [&](const Var* src) { Notify(c, c.me, Cell(c, src), minus); });
   }
+  void Epilogue(const Comm& c, int64_t total) { Epilogue(c, b_.Int(total)); }
 
   // ---- dispatch ----
   const Stmt* Lower(const Call& call, const Var* result, Span span) {
@@ -202,163 +206,203 @@ class CompositeLowerer : public util::LoopDepthMutator {
     return sig;
   }
 
+  // Mesh allreduce; allreduce_layout.h decides how the target is addressed.
+  // Ready barrier g=1; per chunk (a [1, C] column chunk of the [1, N] stream, or
+  // the one [rows, cols] rectangle of a partially valid target): own tile.load
+  // + fillpad, for every peer != me remote_load + fillpad + reduce, the chunk's
+  // barrier g = chunk + 2 (every peer has read my chunk) BEFORE the store of
+  // the valid part; epilogue -(1 + chunks), a run-time count when N is dynamic.
   const Expr* LowerAllreduce(const Call& call, Span span) {
     if (!CheckAllreduceSignalShape(call, span, diag_)) return nullptr;
     const Attr* mode = FindAttr(call.kwargs, "mode");
     if (mode && mode->s == "ring") return LowerRingAllreduce(call, span);
-    if (mode && mode->s != "mesh") {
-      diag_.Warning(span, fmt::format("{}: mode=\"{}\" is not lowered by "
-                                      "lower-composite-ops yet; the call is kept",
-                                      call.op->name, mode->s));
-      return nullptr;
-    }
     if (call.args.size() < 2) {
-      diag_.Warning(span, call.op->name +
-                              ": an InCore allreduce needs an explicit signal to "
-                              "be lowered; the call is kept");
+      diag_.Error(span, call.op->name +
+                            ": an InCore allreduce needs an explicit signal (only "
+                            "host-orchestrator calls get one synthesized); pass an INT32 "
+                            "[NR, 1] window as the second argument");
       return nullptr;
     }
+    auto m = PlanMeshTarget(b_, call, span, diag_);
+    if (!m) return nullptr;
     const Expr* target = call.args[0];
-    const Expr* sig = call.args[1];
     const TensorType* tt = util::TensorTypeOf(target);
-    const TensorType* st = util::TensorTypeOf(sig);
-    if (st->rank() == 2 && StaticInt(st->shape[1]) != std::optional<int64_t>(1)) {
-      diag_.Warning(span, call.op->name +
-                              ": only an [NR] / [NR, 1] mesh signal is lowered; "
-                              "the call is kept");
-      return nullptr;
-    }
-    int64_t total = 1;
-    for (const Expr* d : tt->shape) {
-      auto v = StaticInt(d);
-      if (!v) {
-        diag_.Warning(span, call.op->name +
-                                ": target with a dynamic shape is not lowered "
-                                "yet; the call is kept");
-        return nullptr;
-      }
-      total *= *v;
-    }
-    if (tt->view && !tt->view->valid_shape.empty()) {
-      diag_.Warning(span, call.op->name +
-                              ": a partially valid target is not lowered yet; "
-                              "the call is kept");
-      return nullptr;
-    }
     OpHandle reduce = ReduceTileOp(call);
-    int64_t elem = DTypeBytes(tt->dtype);
-    int64_t chunk = kChunkBytes / elem;
-    if (total * elem < kChunkBytes) chunk = (total * elem + 31) / 32 * 32 / elem;
-    int64_t nchunks = (total + chunk - 1) / chunk;
-
-    Comm c = Setup(target, sig);
+    Comm c = Setup(target, call.args[1]);
     const Expr* t2 = target;
-    if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
-      t2 = b_.Assign("target_2d", b_.Op(ops::kTensorView, {target, b_.IndexTuple({1, total})}));
+    if (!SameShape(m->view, tt->shape))
+      t2 = b_.Assign("target_2d", b_.Op(ops::kTensorView, {target, b_.Tuple(m->view)}));
     Barrier(c, b_.Int(1, DataType::kInt32));
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
-    b_.For(
-        "col", b_.Int(0), b_.Int(total), b_.Int(chunk), {},
-        [&](const Var* col, const std::vector<const IterArg*>&) {
-          const Var* valid = b_.Assign("valid", b_.Min(b_.Int(chunk), b_.Sub(b_.Int(total), col)));
-          const Expr* off = b_.Tuple({b_.Int(0), col});
-          const Expr* shape = b_.IndexTuple({1, chunk});
-          const Expr* vshape = b_.Tuple({b_.Int(1), valid});
-          const Var* own = b_.Assign("own", b_.Op(ops::kTileLoad, {t2, off, shape, vshape}, vec));
-          const Var* acc0 = b_.Assign("acc", b_.Op(ops::kTileFillpadInplace, {own}));
-          auto loop = b_.For(
-              "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"acc_it", acc0}},
-              [&](const Var* peer, const std::vector<const IterArg*>& it) {
-                auto r = b_.If(
-                    b_.Ne(peer, c.me),
-                    [&] {
-                      const Var* recv = b_.Assign(
-                          "recv", b_.Op(ops::kPldTileRemoteLoad, {t2, peer, off, shape, vshape}));
-                      const Var* recvp =
-                          b_.Assign("recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
-                      const Var* sum = b_.Assign("acc_next", b_.Op(reduce, {it[0], recvp}));
-                      b_.Yield({sum});
-                    },
-                    [&] { b_.Yield({it[0]}); }, {"acc_sel"});
-                b_.Yield({r.results[0]});
-              },
-              ForKind::kRange, {"acc_all"});
-          // Every peer has read my chunk before it is overwritten.
-          Barrier(c, b_.Cast(b_.Add(b_.FloorDiv(col, b_.Int(chunk)), b_.Int(2)), DataType::kInt32));
-          const Var* res = b_.Assign(
-              "acc_valid", b_.Op(ops::kTileSetValidshape, {loop.results[0], b_.Int(1), valid}));
-          b_.Assign("stored", b_.Op(ops::kTileStore, {res, off, t2}));
-        });
-    Epilogue(c, 1 + nchunks);
+    // An FP16 stream's remote tail reads a physical span rounded up to 32
+    // bytes (16 elements; C is a multiple of 16) and restores the logical
+    // valid shape before the reduction.
+    bool pad_tail = m->stream && tt->dtype == DataType::kFP16;
+    auto reduce_chunk = [&](const Expr* off, const Expr* shape, const Expr* vrows,
+                            const Expr* vcols, const Expr* g) {
+      const Expr* vshape = b_.Tuple({vrows, vcols});
+      const Var* own = b_.Assign("own", b_.Op(ops::kTileLoad, {t2, off, shape, vshape}, vec));
+      const Var* acc0 = b_.Assign("acc", b_.Op(ops::kTileFillpadInplace, {own}));
+      auto loop = b_.For(
+          "peer", b_.Int(0), c.nranks_idx, b_.Int(1), {{"acc_it", acc0}},
+          [&](const Var* peer, const std::vector<const IterArg*>& it) {
+            auto r = b_.If(
+                b_.Ne(peer, c.me),
+                [&] {
+                  const Var* recv;
+                  if (pad_tail) {
+                    const Expr* span16 =
+                        b_.Mul(b_.FloorDiv(b_.Add(vcols, b_.Int(15)), b_.Int(16)), b_.Int(16));
+                    recv = b_.Assign(
+                        "recv_phys",
+                        b_.Op(ops::kPldTileRemoteLoad,
+                              {t2, peer, off, shape, b_.Tuple({vrows, span16})},
+                              AttrList{{"allow_physical_tail_padding", Attr::Bool(true)}}));
+                    recv = b_.Assign("recv", b_.Op(ops::kTileSetValidshape, {recv, vrows, vcols}));
+                  } else {
+                    recv = b_.Assign(
+                        "recv", b_.Op(ops::kPldTileRemoteLoad, {t2, peer, off, shape, vshape}));
+                  }
+                  const Var* recvp = b_.Assign("recv_pad", b_.Op(ops::kTileFillpadInplace, {recv}));
+                  b_.Yield({b_.Assign("acc_next", b_.Op(reduce, {it[0], recvp}))});
+                },
+                [&] { b_.Yield({it[0]}); }, {"acc_sel"});
+            b_.Yield({r.results[0]});
+          },
+          ForKind::kRange, {"acc_all"});
+      // Every peer has read my chunk before it is overwritten.
+      Barrier(c, g);
+      const Var* res =
+          b_.Assign("acc_valid", b_.Op(ops::kTileSetValidshape, {loop.results[0], vrows, vcols}));
+      b_.Assign("stored", b_.Op(ops::kTileStore, {res, off, t2}));
+    };
+    if (!m->stream) {
+      reduce_chunk(b_.IndexTuple({0, 0}), b_.IndexTuple({m->tile_rows, m->tile_cols}),
+                   m->valid_rows, m->valid_cols, b_.Int(2, DataType::kInt32));
+      Epilogue(c, b_.Int(2));
+      return target;
+    }
+    const Expr* n = m->total;
+    const int64_t chunk = m->chunk;
+    b_.For("col", b_.Int(0), n, b_.Int(chunk), {},
+           [&](const Var* col, const std::vector<const IterArg*>&) {
+             const Var* valid = b_.Assign("valid", b_.Min(b_.Int(chunk), b_.Sub(n, col)));
+             reduce_chunk(
+                 b_.Tuple({b_.Int(0), col}), b_.IndexTuple({1, chunk}), b_.Int(1), valid,
+                 b_.Cast(b_.Add(b_.FloorDiv(col, b_.Int(chunk)), b_.Int(2)), DataType::kInt32));
+           });
+    Epilogue(c, b_.Add(b_.Int(1), b_.FloorDiv(b_.Add(n, b_.Int(chunk - 1)), b_.Int(chunk))));
     return target;
   }
 
-  // Ring allreduce, TPUT push model. Signal [2*(NR-1), NR] with NR static (its
-  // column count); target viewed as [1, SIZE] split into NR balanced segments
-  // [floor(i*SIZE/NR), floor((i+1)*SIZE/NR)). Round row k (reduce-scatter k =
-  // 0..NR-2, allgather k = NR-1..2NR-3): rank r pushes segment a to its right
-  // neighbour's target (pld.tile.put) and receives segment b = a-1 from the left
-  // one, in K subchunks of <= C elements. Per subchunk: (RS only) read the own
-  // value of b; ready barrier on the row (>= 2j+1: the right neighbour has read
-  // its own value); push; push-done barrier (>= 2j+2); (RS only) reduce the
-  // received value with the own one and store it. Every row gets 2K credits per
-  // peer; the epilogue subtracts them from every row.
-  const Expr* LowerRingAllreduce(const Call& call, Span span) {
-    auto keep = [&](std::string why) -> const Expr* {
-      diag_.Warning(span,
-                    fmt::format("{}: mode=\"ring\" {}; the call is kept", call.op->name, why));
-      return nullptr;
-    };
-    if (call.args.size() < 2) return keep("needs an explicit [2*(NR-1), NR] signal");
-    const Expr* target = call.args[0];
+  // A ring lowered for the signal's NR columns is only right on NR ranks (its
+  // segments, neighbours and rows are computed for NR, and a [2*(NR-1), NR]
+  // signal has no cells for more ranks): checked at run time, at the call.
+  void CheckRingRanks(const Call& call, const Comm& c) {
     const Expr* sig = call.args[1];
-    const TensorType* tt = util::TensorTypeOf(target);
     const TensorType* st = util::TensorTypeOf(sig);
-    if (st->rank() != 2) return keep("needs a rank-2 [2*(NR-1), NR] signal");
-    auto nr = StaticInt(st->shape[1]);
-    auto rows = StaticInt(st->shape[0]);
-    if (!nr || !rows || *nr < 1 || *rows < 2 * (*nr - 1))
-      return keep("needs a static [2*(NR-1), NR] signal");
-    if (tt->view && !tt->view->valid_shape.empty())
-      return keep("with a partially valid target is not lowered yet");
-    int64_t total = 1;
-    for (const Expr* d : tt->shape) {
-      auto v = StaticInt(d);
-      if (!v) return keep("with a dynamic target shape is not lowered yet");
-      total *= *v;
+    const Expr* rows = st->shape[0];
+    const Expr* cols = st->shape[1];
+    const auto* named = AsVarLike(sig);
+    std::string who = fmt::format("{}: mode=\"ring\" signal '{}' {}", call.op->name,
+                                  named ? named->name_hint : "signal", ShapeStr(st->shape));
+    const Expr* ok = b_.Eq(c.nranks_idx, cols);
+    std::string msg;
+    if (auto nr = StaticInt(cols)) {
+      msg = fmt::format(
+          "{}: the ring was lowered for NR = {} ranks but runs on {{}} ranks; its segments, "
+          "neighbours and signal rows are computed for NR, so it would address ranks and "
+          "cells that do not exist; run it on {} ranks, or declare the signal "
+          "[2 * (NR - 1), NR] with NR = pl.dynamic(\"NR\") so that the ring follows the run's "
+          "rank count",
+          who, *nr, *nr);
+    } else {
+      ok = b_.And(ok, b_.Ge(rows, b_.Mul(b_.Int(2), b_.Sub(c.nranks_idx, b_.Int(1)))));
+      msg = fmt::format(
+          "{} is [{{}}, {{}}] at run time but the call runs on {{}} ranks; the ring needs one "
+          "row per round and one cell per rank ([2 * (NR - 1), NR] for NR ranks); pass a "
+          "signal window of the run's rank count",
+          who);
     }
-    const int64_t NR = *nr;
+    std::vector<const Expr*> shown = {c.nranks_idx};
+    if (!StaticInt(cols)) shown = {rows, cols, c.nranks_idx};
+    b_.Eval(b_.Op(ops::kSystemCheck, {ok, b_.Tuple(shown)}, AttrList{{"msg", Attr::Str(msg)}}));
+  }
+
+  // Ring allreduce, TPUT push model. Signal [2*(NR-1), NR] (NR static, or
+  // dynamic and then the run's nranks; CheckRingRanks checks the two agree);
+  // target viewed as [1, SIZE] (a partially valid one keeps its physical
+  // [1, prod(shape)] view with valid_shape [1, SIZE], SIZE = prod(valid_shape)),
+  // split into NR balanced segments [floor(i*SIZE/NR), floor((i+1)*SIZE/NR)).
+  // Round row k (reduce-scatter k = 0..NR-2, allgather k = NR-1..2NR-3): rank r
+  // pushes segment a to its right neighbour's target (pld.tile.put) and receives
+  // segment b = a-1 from the left one, in K subchunks of <= C elements. Per
+  // subchunk: (RS only) read the own value of b; ready barrier on the row
+  // (>= 2j+1: the right neighbour has read its own value); push; push-done
+  // barrier (>= 2j+2); (RS only) reduce the received value with the own one and
+  // store it. Every row gets 2K credits per peer; the epilogue subtracts them
+  // from every row. K and C are static when NR and SIZE are, run-time
+  // expressions otherwise.
+  const Expr* LowerRingAllreduce(const Call& call, Span span) {
+    auto plan = PlanRingTarget(b_, call, span, diag_);
+    if (!plan) return nullptr;
+    const Expr* target = call.args[0];
+    const Expr* sig = call.args[1];  // the deducer requires a ring signal
+    const TensorType* tt = util::TensorTypeOf(target);
+    const Expr* total = plan->valid;
+    auto static_nr = StaticInt(util::TensorTypeOf(sig)->shape[1]);
+    auto static_total = StaticInt(total);
     OpHandle reduce = ReduceTileOp(call);
     int64_t elem = DTypeBytes(tt->dtype);
     // A 2-byte (FP16) segment boundary rounds up to 16 elements (32 bytes),
     // capped at SIZE, so every non-empty segment starts MTE-aligned; FP32 keeps
     // the balanced floor(i * SIZE / NR).
     const int64_t align = elem == 2 ? 32 / elem : 1;
-    auto lo_of = [&](int64_t i) {
-      return std::min((i * total / NR + align - 1) / align * align, total);
-    };
-    int64_t maxlen = 0;
-    for (int64_t i = 0; i < NR; ++i) maxlen = std::max(maxlen, lo_of(i + 1) - lo_of(i));
-    int64_t chunk = kChunkBytes / elem;
-    if (maxlen * elem < kChunkBytes)
-      chunk = std::max<int64_t>((maxlen * elem + 31) / 32 * 32 / elem, 1);
-    int64_t K = (maxlen + chunk - 1) / chunk;
 
     Comm c = Setup(target, sig);
+    CheckRingRanks(call, c);
+    const Expr* NR = static_nr ? static_cast<const Expr*>(b_.Int(*static_nr)) : c.nranks_idx;
+    int64_t chunk = kCollectiveChunkBytes / elem;
+    const Expr* K = nullptr;
+    if (static_nr && static_total) {
+      auto lo_of = [&](int64_t i) {
+        return std::min((i * *static_total / *static_nr + align - 1) / align * align,
+                        *static_total);
+      };
+      int64_t maxlen = 0;
+      for (int64_t i = 0; i < *static_nr; ++i) maxlen = std::max(maxlen, lo_of(i + 1) - lo_of(i));
+      chunk = RowChunk(maxlen, tt->dtype);
+      K = b_.Int((maxlen + chunk - 1) / chunk);
+    } else {
+      // A segment is at most ceil(SIZE / NR) + align - 1 elements (each
+      // boundary moves up by < align), and never more than SIZE.
+      if (static_total) chunk = RowChunk(*static_total, tt->dtype);
+      const Expr* maxlen = b_.Min(
+          b_.Add(b_.FloorDiv(b_.Add(total, b_.Sub(NR, b_.Int(1))), NR), b_.Int(align - 1)), total);
+      K = b_.Assign("ring_subchunks",
+                    b_.FloorDiv(b_.Add(maxlen, b_.Int(chunk - 1)), b_.Int(chunk)));
+    }
     const Expr* t2 = target;
-    if (!(tt->rank() == 2 && StaticInt(tt->shape[0]) == std::optional<int64_t>(1)))
-      t2 = b_.Assign("target_2d", b_.Op(ops::kTensorView, {target, b_.IndexTuple({1, total})}));
-    const Var* right = b_.Assign("right", b_.FloorMod(b_.Add(c.me, b_.Int(1)), b_.Int(NR)));
+    Shape flat = {b_.Int(1), plan->size};
+    if (!SameShape(flat, tt->shape)) {
+      std::vector<const Expr*> args = {target, b_.Tuple(flat)};
+      if (plan->partial) args.push_back(b_.Tuple({b_.Int(1), total}));
+      t2 = b_.Assign("target_2d", b_.Op(ops::kTensorView, std::move(args)));
+    }
+    const Var* right = b_.Assign("right", b_.FloorMod(b_.Add(c.me, b_.Int(1)), NR));
     const Var* stage = StageTile("ring_stage", 1, chunk, tt->dtype);
     AttrList vec =
         EnumKw("target_memory", EnumKind::kMemorySpace, static_cast<int>(MemorySpace::kVec));
     auto lo = [&](const Expr* i) -> const Expr* {
-      const Expr* b = b_.FloorDiv(b_.Mul(i, b_.Int(total)), b_.Int(NR));
+      const Expr* b = b_.FloorDiv(b_.Mul(i, total), NR);
       if (align == 1) return b;
       return b_.Min(b_.Mul(b_.FloorDiv(b_.Add(b, b_.Int(align - 1)), b_.Int(align)), b_.Int(align)),
-                    b_.Int(total));
+                    total);
     };
+    // The own value of an inactive subchunk is read at an in-bounds offset.
+    const Expr* last_start = b_.Max(
+        b_.Mul(b_.FloorDiv(b_.Sub(total, b_.Int(1)), b_.Int(align)), b_.Int(align)), b_.Int(0));
     // Barrier g on round row `row`: cells [row, r].
     auto row_barrier = [&](const Expr* row, const Expr* g) {
       ForOthers(c, "peer", [&](const Var* peer) {
@@ -369,25 +413,25 @@ class CompositeLowerer : public util::LoopDepthMutator {
                       EnumKw("cmp", EnumKind::kWaitCmp, static_cast<int>(WaitCmp::kGe))));
       });
     };
+    const Expr* steps = b_.Sub(NR, b_.Int(1));
     auto round = [&](bool rs) {
       b_.For(
-          rs ? "rs_step" : "ag_step", b_.Int(0), b_.Int(NR - 1), b_.Int(1), {},
+          rs ? "rs_step" : "ag_step", b_.Int(0), steps, b_.Int(1), {},
           [&](const Var* step, const std::vector<const IterArg*>&) {
-            const Expr* row = rs ? static_cast<const Expr*>(step) : b_.Add(step, b_.Int(NR - 1));
+            const Expr* row = rs ? static_cast<const Expr*>(step) : b_.Add(step, steps);
             const Expr* a0 = rs ? b_.Sub(c.me, step) : b_.Sub(b_.Add(c.me, b_.Int(1)), step);
-            const Var* a = b_.Assign("send_seg", b_.FloorMod(b_.Add(a0, b_.Int(NR)), b_.Int(NR)));
+            const Var* a = b_.Assign("send_seg", b_.FloorMod(b_.Add(a0, NR), NR));
             const Var* a_lo = b_.Assign("send_lo", lo(a));
             const Var* a_len = b_.Assign("send_len", b_.Sub(lo(b_.Add(a, b_.Int(1))), a_lo));
             const Var* b_lo = nullptr;
             const Var* b_len = nullptr;
             if (rs) {  // allgather receives straight into place: nothing to do locally
-              const Var* bseg =
-                  b_.Assign("recv_seg", b_.FloorMod(b_.Add(a, b_.Int(NR - 1)), b_.Int(NR)));
+              const Var* bseg = b_.Assign("recv_seg", b_.FloorMod(b_.Add(a, steps), NR));
               b_lo = b_.Assign("recv_lo", lo(bseg));
               b_len = b_.Assign("recv_len", b_.Sub(lo(b_.Add(bseg, b_.Int(1))), b_lo));
             }
             b_.For(
-                "sub", b_.Int(0), b_.Int(K), b_.Int(1), {},
+                "sub", b_.Int(0), K, b_.Int(1), {},
                 [&](const Var* j, const std::vector<const IterArg*>&) {
                   const Expr* jc = b_.Mul(j, b_.Int(chunk));
                   const Var* a_off = b_.Assign("send_off", b_.Add(a_lo, jc));
@@ -401,12 +445,12 @@ class CompositeLowerer : public util::LoopDepthMutator {
                     b_valid = b_.Assign(
                         "recv_valid", b_.Max(b_.Min(b_.Int(chunk), b_.Sub(b_len, jc)), b_.Int(0)));
                     // Read before the ready barrier (clamped in bounds when inactive).
-                    const Expr* off = b_.Min(b_off, b_.Int((total - 1) / align * align));
-                    own = b_.Assign(
-                        "own", b_.Op(ops::kTileLoad,
-                                     {t2, b_.Tuple({b_.Int(0), off}), b_.IndexTuple({1, chunk}),
-                                      b_.Tuple({b_.Int(1), b_.Max(b_valid, b_.Int(1))})},
-                                     vec));
+                    own = b_.Assign("own",
+                                    b_.Op(ops::kTileLoad,
+                                          {t2, b_.Tuple({b_.Int(0), b_.Min(b_off, last_start)}),
+                                           b_.IndexTuple({1, chunk}),
+                                           b_.Tuple({b_.Int(1), b_.Max(b_valid, b_.Int(1))})},
+                                          vec));
                   }
                   row_barrier(row,
                               b_.Cast(b_.Add(b_.Mul(j, b_.Int(2)), b_.Int(1)), DataType::kInt32));
@@ -442,12 +486,13 @@ class CompositeLowerer : public util::LoopDepthMutator {
     };
     round(true);
     round(false);
-    b_.For("reset_row", b_.Int(0), b_.Int(2 * (NR - 1)), b_.Int(1), {},
-           [&](const Var* row, const std::vector<const IterArg*>&) {
-             ForOthers(c, "reset_src", [&](const Var* src) {
-               Notify(c, c.me, b_.Tuple({row, src}), b_.Int(-2 * K, DataType::kInt32));
-             });
-           });
+    b_.For(
+        "reset_row", b_.Int(0), b_.Mul(b_.Int(2), steps), b_.Int(1), {},
+        [&](const Var* row, const std::vector<const IterArg*>&) {
+          ForOthers(c, "reset_src", [&](const Var* src) {
+            Notify(c, c.me, b_.Tuple({row, src}), b_.Cast(b_.Mul(K, b_.Int(-2)), DataType::kInt32));
+          });
+        });
     return target;
   }
 

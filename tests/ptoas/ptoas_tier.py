@@ -11,8 +11,9 @@ the way upstream PyPTO invokes it:
   * the golden .pto files (tests/golden/pto);
   * every collective program the lit differential runners instantiate (RUN lines
     calling run_collective.py / run_all_to_all_v.py), at each rank count of the
-    line, and every program of run_collective.py's matrix
-    (collective_matrix.programs), lowered with the default pipeline.
+    line, every program of run_collective.py's matrix (collective_matrix.programs)
+    and of allreduce_matrix.py's matrix (a runner's own `programs(argv)`), lowered
+    with the default pipeline.
 
 Identical module texts are assembled once. A rejection fails the tier with ptoas'
 message and the programs that emit the module, unless known_rejections.txt (beside
@@ -35,7 +36,7 @@ import tempfile
 import time
 
 SKIP = 77
-RUNNERS = ("run_collective.py", "run_all_to_all_v.py")
+RUNNERS = ("run_collective.py", "run_all_to_all_v.py", "allreduce_matrix.py")
 
 
 def find_ptoas(src):
@@ -78,6 +79,9 @@ def collective_programs(src, scratch):
             here = os.path.dirname(path)
             runner = load_runner(m.group(1).replace("%S", here))
             argv = shlex.split(m.group(3).replace("%S", here).replace("%t", os.path.join(scratch, "t")))
+            if hasattr(runner, "programs"):  # a runner that lists its own programs
+                progs += [("%s: %s" % (rel, lab), text) for lab, text in runner.programs(argv)]
+                continue
             a = runner.parse_args(argv)
             shown = " ".join(x if not os.path.isabs(x) else os.path.basename(x) for x in argv)
             if m.group(2) == "run_collective.py" and a.kind == "matrix":

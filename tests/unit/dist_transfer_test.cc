@@ -103,7 +103,7 @@ TEST_CASE("remote_load verifier", "[dist][remote_load]") {
           f.Mk("pld.tile.remote_load", {win, peer, f.T({0, 0}), f.T({16, 128})},
                {Fx::KBool("allow_physical_tail_padding", true)}),
           "pld.tile.remote_load: keyword 'allow_physical_tail_padding' is only valid for FP16 "
-          "rank-2 targets (the ring tail read rounds to 32 bytes)");
+          "rank-2 targets (the allreduce tail read rounds to 32 bytes)");
   const Var* hwin = f.V("hw", f.Dist({64, 128}, DataType::kFP16));
   Accepts(f, f.Mk("pld.tile.remote_load", {hwin, peer, f.T({0, 0}), f.T({16, 128})},
                   {Fx::KBool("allow_physical_tail_padding", true)}));

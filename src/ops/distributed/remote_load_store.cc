@@ -84,21 +84,24 @@ static const Type* DeduceRemoteLoad(DeduceContext& dc) {
                                     k, *v, k, *s));
     }
   }
-  // Provable physical bounds: the requested valid window must lie inside target.
+  // Provable physical bounds: the requested valid window must lie inside target
+  // (with allow_physical_tail_padding, the row may run on to the end of the
+  // 32-byte granule holding target's last element: the rounded FP16 tail).
   const Shape& req = vs ? vs->elements : shp->elements;
+  bool tail_pad = dc.BoolKwarg("allow_physical_tail_padding", false);
   for (size_t k = 0; k < rank; ++k) {
     auto o = StaticInt(off->elements[k]), e = StaticInt(req[k]), d = StaticInt(target->shape[k]);
+    if (d && tail_pad && k + 1 == rank) d = (*d + 15) / 16 * 16;
     if (o && e && d && *o + *e > *d)
       return ArgError(dc, vs ? 4 : 3, {},
                       fmt::format("reads past 'target' in dim {} ({} + {} > {}, target shape {}); "
                                   "pass a valid_shape that stops at the tensor's edge",
                                   k, *o, *e, *d, ShapeStr(target->shape)));
   }
-  if (dc.BoolKwarg("allow_physical_tail_padding", false) &&
-      (target->dtype != DataType::kFP16 || rank != 2))
+  if (tail_pad && (target->dtype != DataType::kFP16 || rank != 2))
     return dc.KwargError("allow_physical_tail_padding",
-                         "is only valid for FP16 rank-2 targets (the ring tail read rounds to 32 "
-                         "bytes)");
+                         "is only valid for FP16 rank-2 targets (the allreduce tail read rounds "
+                         "to 32 bytes)");
 
   // Intersect the requested window with the source's effective valid region.
   const Shape& src_valid = ValidOf(target);
@@ -243,7 +246,8 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
       .Arg("shape", "tile shape (rank of target)")
       .OptionalArg("valid_shape", "valid extent of the read (rank of target)")
       .Kwarg("allow_physical_tail_padding", KwargType::kBool,
-             "internal: FP16 rank-2 ring tails may round the physical read to 32 bytes")
+             "internal: an FP16 rank-2 allreduce tail reads a physical span rounded up to 32 "
+             "bytes (past the valid region: restore the valid shape before using the tile)")
       .EnumKwarg("target_memory", EnumKind::kMemorySpace,
                  "internal: result tile's memory space, set by infer-tile-memory-space")
       .Kwarg("tile_2d", KwargType::kBool,

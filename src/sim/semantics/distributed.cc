@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "pypto/core/checked_int.h"
 #include "pypto/ir/comm.h"
@@ -231,14 +232,45 @@ Value DeferWait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   return Value::None();
 }
 
+// allow_physical_tail_padding (FP16 allreduce tails): the hardware reads each
+// row on past the valid region to the requested, 32-byte rounded span. That
+// read must stay inside the window allocation; the over-read elements are
+// don't-care (NaN here, so a lowering that does not restore the logical valid
+// shape before using the tile shows in its results).
+void PadPhysicalTail(Exec& ex, const TensorVal& t, const std::vector<int64_t>& off,
+                     const std::vector<int64_t>& req, TileVal& tile) {
+  if (tile.shape.size() != 2 || req.size() != 2 || tile.valid[0] == 0) return;
+  int64_t want = std::min(req[1], tile.shape[1]);
+  if (want <= tile.valid[1]) return;
+  int64_t last =
+      t.offset + (off[0] + tile.valid[0] - 1) * t.strides[0] + (off[1] + want - 1) * t.strides[1];
+  // Memory is handed out in 32-byte granules: the rounded tail of a 32-byte
+  // aligned view ends inside the granule holding its last element.
+  const auto& alloc = ex.m.alloc(t.alloc);
+  int64_t held = (alloc.bytes + 31) / 32 * 32 / DTypeBytes(t.dtype);
+  if (last >= held)
+    ex.Fail(
+        fmt::format("the physical tail read (allow_physical_tail_padding) of '{}' runs to "
+                    "element {} of window '{}', which holds {} elements (its {} bytes "
+                    "rounded up to 32-byte granules); the rounded span must stay inside "
+                    "the window allocation",
+                    t.name, last, alloc.name, held, alloc.bytes));
+  for (int64_t r = 0; r < tile.valid[0]; ++r)
+    for (int64_t col = tile.valid[1]; col < want; ++col)
+      tile.Set(r * tile.shape[1] + col, std::numeric_limits<double>::quiet_NaN());
+  tile.valid[1] = want;
+}
+
 Value RemoteLoad(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   const TensorVal& t = ex.Tensor(a[0], "target");
   if (!t.IsWindow()) ex.Fail("'target' must be window-bound");
   int dev = ex.PeerDevice(t, ex.Int(a[1], "peer"));
   std::vector<int64_t> valid;
   if (const Value* v = Exec::Arg(c, a, "valid_shape")) valid = ex.Ints(*v, "valid_shape");
-  auto tile =
-      LoadTile(ex, t, dev, ex.Ints(a[2], "offsets"), ex.Ints(a[3], "shape"), valid, "target");
+  std::vector<int64_t> off = ex.Ints(a[2], "offsets");
+  auto tile = LoadTile(ex, t, dev, off, ex.Ints(a[3], "shape"), valid, "target");
+  if (Exec::KwBool(c, "allow_physical_tail_padding", false) && !valid.empty())
+    PadPhysicalTail(ex, t, off, valid, *tile);
   if (Exec::KwBool(c, "tile_2d", false)) FlattenTileTo2D(ex, *tile);
   return Value::Of(tile);
 }

@@ -152,6 +152,25 @@ Value TAssemble(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
 
 Value NoOp(Exec&, const ir::Call&, std::vector<Value>&) { return Value::None(); }
 
+// system.check: a failed run-time precondition stops the run with the lowering's
+// own message (not prefixed with the op name: it names the call it checks).
+Value Check(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
+  if (ex.Int(a[0], "cond") != 0) return Value::None();
+  std::string msg = Exec::KwStr(c, "msg", "check failed");
+  if (const Value* v = Exec::Arg(c, a, "values")) {
+    size_t at = 0;
+    for (int64_t x : ex.Ints(*v, "values")) {
+      at = msg.find("{}", at);
+      if (at == std::string::npos) break;
+      std::string shown = std::to_string(x);
+      msg.replace(at, 2, shown);
+      at += shown.size();
+    }
+  }
+  if (ex.device() >= 0) msg += fmt::format(" (on rank {})", ex.device());
+  throw SimError(c.span, msg);
+}
+
 }  // namespace
 
 void RegisterTensorSemantics(OpTable& t) {
@@ -172,6 +191,7 @@ void RegisterTensorSemantics(OpTable& t) {
   // ordering no-ops (ordering comes from notify/wait edges).
   t.Set(ops::kSystemFence, NoOp);
   t.Set(ops::kSystemCacheinvalid, NoOp);
+  t.Set(ops::kSystemCheck, Check);
 }
 
 }  // namespace pypto::sim

@@ -1,5 +1,5 @@
-# lower-l2-tensor-collectives: a collective the composite lowering keeps (here an
-# allreduce without a signal) is not supported on the CHIP rail; all_to_all_v
+# lower-l2-tensor-collectives: a collective the composite lowering rejects (here an
+# allreduce without a signal) is an error at the call on the CHIP rail; all_to_all_v
 # inside a loop of a CHIP orchestration is rejected (single-use recv_counts).
 # RUN: pypto-opt %s --verify-each --roundtrip-each > /dev/null
 # RUN: not pypto-opt %s --passes=lower-l2-tensor-collectives 2>&1 | FileCheck %s
@@ -13,10 +13,9 @@ NR = pl.dynamic("NR")
 class L2Errors:
     @pl.function(type=pl.FunctionType.Orchestration)
     def no_signal(self, data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]]):
-        # CHECK: l2_errors.pir:[[@LINE+2]]:9: warning: pld.tensor.allreduce: an InCore allreduce needs an explicit signal to be lowered; the call is kept
+        # CHECK: l2_errors.pir:[[@LINE+2]]:9: error: pld.tensor.allreduce: an InCore allreduce needs an explicit signal (only host-orchestrator calls get one synthesized); pass an INT32 [NR, 1] window as the second argument
         # CHECK-NEXT: {{^}}        data = pld.tensor.allreduce(data)
         data = pld.tensor.allreduce(data)
-        # CHECK: l2_errors.pir:[[@LINE-1]]:9: error: pld.tensor.allreduce: not supported on the CHIP rail in orchestration 'no_signal': the synthesized kernel 'no_signal_allreduce_0' could not be lowered to an AIV kernel (see the warning above); use a form that lower-composite-ops lowers (explicit signal, static shapes)
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def in_loop(self, x: pl.Tensor[[8, 16], pl.FP32], counts: pl.Tensor[[NR], pl.INT32], data: pl.InOut[pld.DistributedTensor[[8, 16], pl.FP32]], sig: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]], rc: pl.InOut[pld.DistributedTensor[[NR, 1], pl.INT32]]):

@@ -7,8 +7,11 @@
 # bound to __allreduce_result_<k> first. Idempotent.
 # RUN: pypto-opt %s --passes=synthesize-allreduce-signals --verify-each --roundtrip-each | FileCheck %s
 # RUN: pypto-opt %s --passes=synthesize-allreduce-signals,synthesize-allreduce-signals --verify-each --roundtrip-each | FileCheck %s
-# The pipeline runs it (no "not implemented" warning):
-# RUN: pypto-opt %s --pipeline=default --verify-each --roundtrip-each 2>&1 >/dev/null | FileCheck %s --check-prefix=PIPE --allow-empty
+# The pipeline runs it (no "not implemented" warning); the signal-less kernel
+# allreduce is then lower-composite-ops' error:
+# RUN: not pypto-opt %s --pipeline=default --verify-each --roundtrip-each 2>&1 >/dev/null | FileCheck %s --check-prefix=PIPE
+# PIPE-NOT: synthesize-allreduce-signals
+# PIPE: synthesize.pir:[[@LINE+36]]:9: error: pld.tensor.allreduce: an InCore allreduce needs an explicit signal (only host-orchestrator calls get one synthesized)
 # PIPE-NOT: synthesize-allreduce-signals
 # PIPE-NOT: materialize-comm-domain-scopes
 # PIPE-NOT: lower-host-tensor-collectives

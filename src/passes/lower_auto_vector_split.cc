@@ -25,9 +25,9 @@
 // AUTO path (function attr split=UP_DOWN/LEFT_RIGHT set by
 // outline-incore-scopes): only a genuinely MIXED kernel (cube and vector work)
 // is split there; a pure-vector kernel is left for expand-mixed-kernel as
-// upstream does. A MIXED one is reported as not supported (no cube ops are
-// registered today), as is a kernel with both a function-level split and
-// explicit regions.
+// upstream does. A MIXED one is reported as not supported (the halving of its
+// vector part and the cube/vector boundary moves are not implemented), as is a
+// kernel with both a function-level split and explicit regions.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -66,7 +66,7 @@ TEST_CASE("row: remote_load is SHARED (the known gap), even into a Vec tile", "[
   CHECK(Of(c) == CoreAffinity::kShared);
 }
 
-TEST_CASE("row: notify / wait are SHARED (undeclared); notify alone is no-duplicate",
+TEST_CASE("row: notify / wait are SHARED (undeclared), notify alone is no-duplicate",
           "[affinity]") {
   Fx f;
   const Var* sig = f.V("sig", f.Dist({4, 1}, DataType::kInt32));

@@ -22,9 +22,9 @@ namespace {
 bool RejectTranspose(PtoFunctionEmitter& fe, const Call* c) {
   for (const char* k : {"a_trans", "b_trans"})
     if (const Attr* a = FindAttr(c->kwargs, k); a && a->kind == Attr::Kind::kBool && a->b)
-      return !fe.Error(c->span, fmt::format("{}: {}=True is not supported by the PTO backend yet; "
-                                            "pass the operand untransposed",
-                                            PtoFunctionEmitter::OpName(c), k));
+      return fe.Error(c->span, fmt::format("{}: {}=True is not supported by the PTO backend yet; "
+                                           "pass the operand untransposed",
+                                           PtoFunctionEmitter::OpName(c), k));
   return true;
 }
 

@@ -237,6 +237,19 @@ bool TileUnary(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   return true;
 }
 
+// tile.move is `pto.tmov ins(%src : Ts) outs(%dst : Td)` on every path the op
+// allows except Vec -> Mat on a2a3: there the vector and cube cores are apart
+// and no tmov joins them (ptoas: "expects a supported tmov address-space pair").
+bool TileMove(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  auto from = MemOf(c->args[0]->type), to = MemOf(c->type);
+  if (fe.target_arch() == "a2a3" && from == MemorySpace::kVec && to == MemorySpace::kMat)
+    return fe.Error(c->span,
+                    "tile.move: a pl.Mem.Vec -> pl.Mem.Mat move hands data from the vector core "
+                    "to the cube core, which the a2a3 target cannot do with one tmov (a5 can); "
+                    "store the tile to GM and pl.load it with target_memory=pl.Mem.Mat");
+  return TileUnary(fe, c, result);
+}
+
 // Row sums: `pto.trowsum ins(%src, %tmp : Ts, Tt) outs(%dst : Td)` (TROWSUM
 // with its scratch tile); the [rows, 1] result is a column-major tile.
 bool TileRowSum(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
@@ -276,7 +289,6 @@ constexpr std::pair<OpHandle, std::string_view> kElementwise[] = {
 };
 // Tile -> tile ops spelled by TileUnary.
 constexpr std::pair<OpHandle, std::string_view> kUnary[] = {
-    {ops::kTileMove, "pto.tmov"},
     {ops::kTileCast, "pto.tcvt"},
 };
 
@@ -294,6 +306,7 @@ void RegisterPtoTileOps(PtoOpTable& t) {
     t.Emit(h, ops::Get(h).family == OpFamily::kElementwiseScalar ? TileScalar : TileBinary,
            spelling);
   for (const auto& [h, spelling] : kUnary) t.Emit(h, TileUnary, spelling);
+  t.Emit(ops::kTileMove, TileMove, "pto.tmov");
 }
 
 }  // namespace pypto::codegen

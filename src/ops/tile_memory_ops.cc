@@ -20,6 +20,7 @@
 #include "pypto/ir/comm.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/op_utils.h"
+#include "pypto/ops/move_paths.h"
 #include "register_op.h"
 #include "tile_ops_internal.h"
 
@@ -197,10 +198,13 @@ const Type* DeduceMove(DeduceContext& dc) {
   bool ok = true;
   auto mem = OnChipMemKwarg(dc, "target_memory", ok);
   if (!ok) return nullptr;
+  MemorySpace to = mem.value_or(MemorySpace::kVec);
+  if (t->memory_space && !ops::IsMovePath(*t->memory_space, to))
+    return dc.Error(ops::NoMovePathMessage(*t->memory_space, to));
   TileView v = t->view.value_or(TileView{});
   if (const Attr* b = dc.Kwarg("blayout")) v.blayout = static_cast<TileLayout>(b->i);
   if (const Attr* s = dc.Kwarg("slayout")) v.slayout = static_cast<TileLayout>(s->i);
-  return MakeTileType(dc.ctx, t->shape, t->dtype, mem.value_or(MemorySpace::kVec), v);
+  return MakeTileType(dc.ctx, t->shape, t->dtype, to, v);
 }
 
 const Type* DeduceSubblockIdx(DeduceContext& dc) { return dc.ctx.Scalar(DataType::kIndex); }
@@ -332,7 +336,8 @@ void RegisterTileMemoryOps(OpRegistry& r) {
   ops::RegisterOp(r, ops::kTileMove)
       .Doc(
           "Copy a tile to another on-chip memory space (default pl.Mem.Vec), optionally "
-          "changing its block/scatter layout. Crossing between cube spaces (Mat, Left, Right, "
+          "changing its block/scatter layout. The paths: Vec -> Vec | Mat, Mat -> Left | "
+          "Right | Bias, Acc -> Mat | Vec. Crossing between cube spaces (Mat, Left, Right, "
           "Acc, Bias) and Vec makes the call MIXED (see ClassifyCallAffinity).")
       .Category("TileOp")
       .Arg("tile", "pl.Tile")

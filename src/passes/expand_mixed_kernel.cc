@@ -1,16 +1,20 @@
 // expand-mixed-kernel (single-core-kind subset): classifies every call of an
-// InCore kernel with ClassifyCallAffinity (declared op affinity, else derived
-// from tile memory spaces; function calls and undeclared ops are SHARED).
+// InCore kernel with ClassifyCallAffinity (the seed's placement table).
 //  * only VECTOR / SHARED calls -> the kernel becomes an AIV function;
 //  * only CUBE / SHARED calls   -> the kernel becomes an AIC function;
-//  * CUBE and VECTOR (or a MIXED call such as a cross-side tile.move) -> the
-//    AIC + AIV split with tpush/tpop and a Group wrapper is not implemented: the
-//    kernel stays InCore and a warning names the first cube and vector ops.
+//  * CUBE and VECTOR calls, or a MIXED one (a tile.move between the cores) ->
+//    an error at the first cube (or MIXED) call, with a note at the first vector
+//    one: the AIC + AIV split (a Group of <f>_aic and <f>_aiv exchanging tiles
+//    through the cross-core pipe) is not implemented, and emitting the kernel as
+//    one vector kernel holding cube tiles would be wrong PTO.
+// core_placement="aiv" has been read once the kernel is placed, so it is
+// stripped from the calls (it is lower-auto-vector-split's message to this pass).
 // Call sites are unaffected (the function keeps its name and signature).
 #include <fmt/format.h>
 
 #include "ir_walk.h"
 #include "pass_util.h"
+#include "pypto/ir/mutator.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ops/affinity.h"
 #include "pypto/passes/passes.h"
@@ -20,6 +24,21 @@ namespace pypto::passes {
 using namespace ir;
 
 namespace {
+
+// Drops the core_placement stamp from every call.
+class PlacementStripper : public IRMutator {
+ public:
+  explicit PlacementStripper(Context& ctx) : IRMutator(ctx) {}
+  const Expr* Mutate_Call(const Call* c) override {
+    auto* rc = As<Call>(IRMutator::Mutate_Call(c));
+    if (!rc || !FindAttr(rc->attrs, kCorePlacementAttr)) return rc;
+    AttrList attrs;
+    for (const NamedAttr& a : rc->attrs)
+      if (a.name != kCorePlacementAttr) attrs.push_back(a);
+    return ctx_.Make<Call>(rc->op, rc->callee, rc->args, rc->kwargs, std::move(attrs), rc->type,
+                           rc->span);
+  }
+};
 
 class ExpandMixedKernelPass : public Pass {
  public:
@@ -50,22 +69,36 @@ class ExpandMixedKernelPass : public Pass {
         }
       });
       if (mixed || (cube && vec)) {
-        const Call* a = mixed ? mixed : cube;
-        diag.Warning(a->span.IsKnown() ? a->span : f->span,
-                     fmt::format("expand-mixed-kernel: kernel '{}' mixes cube and vector work "
-                                 "({}{}); splitting it into AIC + AIV functions is not supported "
-                                 "yet, so it stays InCore",
-                                 f->name, a->OpName(),
-                                 vec && !mixed ? fmt::format(" and {}", vec->OpName()) : ""));
+        ReportMixed(*f, mixed, cube, vec, diag);
         out.push_back(f);
         continue;
       }
       Function* nf = util::CloneFunction(ctx, *f);
       nf->func_type = cube ? FunctionType::kAIC : FunctionType::kAIV;
+      nf->body = PlacementStripper(ctx).MutateStmt(nf->body);
       out.push_back(nf);
       changed = true;
     }
+    if (diag.HasErrors()) return nullptr;
     return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+  }
+
+ private:
+  static void ReportMixed(const Function& f, const Call* mixed, const Call* cube, const Call* vec,
+                          DiagnosticEngine& diag) {
+    const Call* at = mixed ? mixed : cube;
+    std::string what =
+        mixed ? fmt::format("{} moves a tile between the cube and the vector core", at->OpName())
+              : fmt::format("{} runs on the cube core, {} on the vector core", at->OpName(),
+                            vec->OpName());
+    diag.Error(at->span.IsKnown() ? at->span : f.span,
+               fmt::format("expand-mixed-kernel: kernel '{}' mixes cube and vector work ({}); "
+                           "splitting it into an AIC and an AIV function that pass tiles through "
+                           "the cross-core pipe is not supported yet: write the cube part and the "
+                           "vector part as separate kernels (pl.FunctionType.AIC / AIV) that "
+                           "exchange data through GM",
+                           f.name, what));
+    if (!mixed && vec->span.IsKnown()) diag.AddNote(vec->span, "the first vector-core call");
   }
 };
 

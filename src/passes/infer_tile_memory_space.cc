@@ -1,17 +1,22 @@
 // infer-tile-memory-space: every kernel tile gets a memory space. A tile.load /
-// tile.create / pld.tile.remote_load whose result has none gets `target_memory=` set to the space
-// its first consumer requires (the consumer op's declared input memory for that argument; the first
-// listed space when several are allowed), else pl.Mem.Vec; its Var is rebound with the new type and
-// later calls are re-deduced. Other producers derive their space from their operands through their
-// deducers. Loop-carried tiles follow: an iter arg without a space takes its init's (else its
-// yielded value's), and loop / if return vars take their iter arg's or yielded value's, so `acc =
-// pl.load(...)` carried through `for ...: acc = pl.add(acc, t)` ends up in one space everywhere.
-// Tiles still without a space afterwards are reported (not supported).
+// tile.create / pld.tile.remote_load whose result has none gets `target_memory=` set
+// to the space its first consumer requires (the consumer op's declared input memory
+// for that argument, the first listed space when several are allowed; for tile.move
+// the space with a path to its target, so a tile moved to pl.Mem.Left is loaded into
+// pl.Mem.Mat), else pl.Mem.Vec; its Var is rebound with the new type and later calls
+// are re-deduced (a call that no longer type-checks is the program's error, reported
+// at the call). Other producers derive their space from their operands through their
+// deducers. Loop-carried tiles follow: an iter arg without a space takes its init's
+// (else its yielded value's), and loop / if return vars take their iter arg's or
+// yielded value's, so `acc = pl.load(...)` carried through `for ...: acc =
+// pl.add(acc, t)` ends up in one space everywhere. Tiles still without a space
+// afterwards are reported (not supported).
 #include <fmt/format.h>
 
 #include "ir_walk.h"
 #include "pass_util.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ops/move_paths.h"
 #include "pypto/ops/ops.h"
 #include "pypto/passes/passes.h"
 
@@ -21,6 +26,18 @@ using namespace ir;
 
 namespace {
 
+// The space argument `i` of op call `c` needs: the op's declared input memory (the
+// first listed), or for tile.move's source the space with a path to its target.
+std::optional<MemorySpace> RequiredSpace(const Call* c, size_t i) {
+  if (c->Is(ops::kTileMove) && i == 0) {
+    const Attr* to = FindAttr(c->kwargs, "target_memory");
+    return ops::MoveSourceFor(to ? static_cast<MemorySpace>(to->i) : MemorySpace::kVec);
+  }
+  auto it = c->op->input_memory.find(static_cast<int>(i));
+  if (it == c->op->input_memory.end() || it->second.empty()) return std::nullopt;
+  return it->second.front();
+}
+
 // The memory space the first consumer of each Var requires.
 std::unordered_map<const Var*, MemorySpace> Requirements(const Stmt* body) {
   std::unordered_map<const Var*, MemorySpace> req;
@@ -29,8 +46,7 @@ std::unordered_map<const Var*, MemorySpace> Requirements(const Stmt* body) {
     for (size_t i = 0; i < c->args.size(); ++i) {
       const Var* v = AsVarLike(c->args[i]);
       if (!v || req.count(v)) continue;
-      auto it = c->op->input_memory.find(static_cast<int>(i));
-      if (it != c->op->input_memory.end() && !it->second.empty()) req[v] = it->second.front();
+      if (auto m = RequiredSpace(c, i)) req[v] = *m;
     }
   });
   return req;
@@ -73,6 +89,27 @@ class MemoryInferrer : public IRMutator {
     }
     if (v == s->value && var == s->var) return s;
     return ctx_.Make<AssignStmt>(var, v, s->span);
+  }
+
+  // A call re-deduced on an operand whose space was just inferred may no longer
+  // type-check (a tile its first consumer made pl.Mem.Vec, later moved to
+  // pl.Mem.Left): the program's error, reported at the call, not an internal one.
+  const Expr* Mutate_Call(const Call* c) override {
+    if (!c->op) return IRMutator::Mutate_Call(c);
+    bool changed = false;
+    std::vector<const Expr*> args = MutateExprs(c->args, &changed);
+    AttrList kw = MutateAttrs(c->kwargs, &changed);
+    if (!changed) return IRMutator::Mutate_Call(c);
+    DiagnosticEngine scratch(diag_.sources());
+    const Call* n = MakeOpCall(ctx_, *c->op, std::move(args), std::move(kw),
+                               MutateAttrs(c->attrs, &changed), c->span, scratch);
+    if (n) return n;
+    for (const Diagnostic& d : scratch.diagnostics())
+      diag_.Error(d.span.IsKnown() ? d.span : c->span,
+                  "infer-tile-memory-space: " + d.message +
+                      " (after the operand's memory space was "
+                      "inferred from its first use; give it target_memory= to choose another)");
+    return c;
   }
 
   const Stmt* Mutate_ForStmt(const ForStmt* s) override {

@@ -25,9 +25,9 @@
 // AUTO path (function attr split=UP_DOWN/LEFT_RIGHT set by
 // outline-incore-scopes): only a genuinely MIXED kernel (cube and vector work)
 // is split there; a pure-vector kernel is left for expand-mixed-kernel as
-// upstream does. A MIXED one is reported as not supported (no cube ops are
-// registered today), as is a kernel with both a function-level split and
-// explicit regions.
+// upstream does. A MIXED one is reported as not supported (the halving of its
+// vector part and the cube/vector boundary moves are not implemented), as is a
+// kernel with both a function-level split and explicit regions.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -213,8 +213,8 @@ class Halver : public IRMutator {
     std::string_view op = c->OpName();
     AttrList attrs = c->attrs;
     if (c->op->no_duplicate && ClassifyCallAffinity(c) == CoreAffinity::kShared &&
-        !FindAttr(attrs, "core_placement"))
-      attrs.push_back({"core_placement", Attr::Str("aiv")});
+        !FindAttr(attrs, kCorePlacementAttr))
+      attrs.push_back({kCorePlacementAttr, Attr::Str("aiv")});
     if (AddressesTensorRegions(*c->op))
       return Unsupported(span, fmt::format("{} (its tensor regions are not halved)", op)), nullptr;
     if (c->Is(ops::kTileSetValidshape) || c->Is(ops::kTileRead) || c->Is(ops::kTileWrite))
@@ -337,10 +337,11 @@ class Stamper : public IRMutator {
     const Expr* r = IRMutator::Mutate_Call(c);
     auto* rc = As<Call>(r);
     if (!rc || !rc->op || !rc->op->no_duplicate ||
-        ClassifyCallAffinity(rc) != CoreAffinity::kShared || FindAttr(rc->attrs, "core_placement"))
+        ClassifyCallAffinity(rc) != CoreAffinity::kShared ||
+        FindAttr(rc->attrs, kCorePlacementAttr))
       return r;
     AttrList attrs = rc->attrs;
-    attrs.push_back({"core_placement", Attr::Str("aiv")});
+    attrs.push_back({kCorePlacementAttr, Attr::Str("aiv")});
     return ctx_.Make<Call>(rc->op, std::string(), rc->args, rc->kwargs, std::move(attrs), rc->type,
                            rc->span);
   }

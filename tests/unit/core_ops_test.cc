@@ -11,6 +11,7 @@
 #include "pypto/ir/op_registry.h"
 #include "pypto/ir/op_utils.h"
 #include "pypto/ops/affinity.h"
+#include "pypto/ops/move_paths.h"
 #include "pypto/ops/subscript_slice.h"
 
 using namespace pypto;
@@ -713,6 +714,29 @@ TEST_CASE("op_utils: canonical type builders", "[ops][utils]") {
   CHECK(AsTuple(f.ctx.Int(1)) == nullptr);
 }
 
+TEST_CASE("tile.move: exactly the on-chip data paths are legal", "[ops][tile]") {
+  // ptoas (a3) accepts pto.tmov on Vec->Vec, Mat->Left|Right|Bias, Acc->Mat|Vec
+  // (a5 adds Vec->Mat, the vector-to-cube hand-over the op also allows).
+  using M = MemorySpace;
+  const M spaces[] = {M::kVec, M::kMat, M::kLeft, M::kRight, M::kAcc, M::kBias};
+  std::vector<std::string> legal;
+  Fx f;
+  for (M from : spaces)
+    for (M to : spaces) {
+      const Call* c = f.Op("tile.move", {f.Tile(f.Sh({16, 16}), DataType::kFP32, from)},
+                           Kw("target_memory", Mem(to)));
+      CHECK((c != nullptr) == ops::IsMovePath(from, to));
+      if (c) legal.push_back(MemStr(from) + "->" + MemStr(to));
+    }
+  CHECK(legal == std::vector<std::string>{"pl.Mem.Vec->pl.Mem.Vec", "pl.Mem.Vec->pl.Mem.Mat",
+                                          "pl.Mem.Mat->pl.Mem.Left", "pl.Mem.Mat->pl.Mem.Right",
+                                          "pl.Mem.Mat->pl.Mem.Bias", "pl.Mem.Acc->pl.Mem.Vec",
+                                          "pl.Mem.Acc->pl.Mem.Mat"});
+  CHECK(ops::MoveSourceFor(M::kLeft) == M::kMat);
+  CHECK(ops::MoveSourceFor(M::kVec) == M::kVec);
+  CHECK(ops::MoveSourceFor(M::kAcc) == std::nullopt);
+}
+
 TEST_CASE("op_utils: affinity classification", "[ops][utils]") {
   Fx f;
   const Expr* vec = f.Tile(f.Sh({16, 16}));
@@ -724,7 +748,9 @@ TEST_CASE("op_utils: affinity classification", "[ops][utils]") {
   CHECK(ClassifyCallAffinity(
             f.Op("tile.move", {mat}, Kw("target_memory", Mem(MemorySpace::kLeft)))) ==
         CoreAffinity::kCube);
-  CHECK(ClassifyCallAffinity(f.Op("tile.move", {left})) == CoreAffinity::kMixed);
+  const Expr* acc0 = f.Tile(f.Sh({16, 16}), DataType::kFP32, MemorySpace::kAcc);
+  CHECK(ClassifyCallAffinity(f.Op("tile.move", {acc0})) == CoreAffinity::kMixed);
+  CHECK(!f.Op("tile.move", {left}));  // nothing moves out of Left
   CHECK(ClassifyCallAffinity(f.Op("tile.add", {vec, vec})) == CoreAffinity::kVector);
   CHECK(ClassifyCallAffinity(
             f.Op("tile.create", {f.Idx({4})}, Kw("dtype", Attr::DType(DataType::kFP32)))) ==

@@ -77,6 +77,10 @@ struct OpDef {
   bool effects_declared = false;    // set_arg_effect / no_arg_writes was called
   std::map<int, std::vector<MemorySpace>> input_memory;
   std::optional<MemorySpace> output_memory;
+  // The op has a memory spec: the memory space of its result tile says which core
+  // runs it (ClassifyCallAffinity's memory rule). False for an op whose result
+  // space is the caller's choice rather than the core's (pld.tile.remote_load).
+  bool memory_spec = true;
   bool internal_only = false;  // compiler output only: rejected in user source
   OpPlacement placement = OpPlacement::kAnywhere;
 
@@ -196,6 +200,10 @@ class OpBuilder {
   }
   OpBuilder& NoDuplicate() {
     d_->no_duplicate = true;
+    return *this;
+  }
+  OpBuilder& NoMemorySpec() {
+    d_->memory_spec = false;
     return *this;
   }
   OpBuilder& Effect(int arg, ArgEffect e) {

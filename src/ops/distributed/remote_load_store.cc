@@ -6,9 +6,11 @@
 // Core placement (seed table): remote_store declares nothing (kDerived) and
 // inherits VECTOR from its source tile via the first-tile-argument rule.
 // remote_load also declares nothing and reaches the SHARED fallback: its tile is
-// the result, not an argument, and it has no memory spec (the result's memory
-// space stays unset). That is the seed's documented known gap, kept on purpose
-// (declaring VECTOR would be a false ISA claim).
+// the result, not an argument, and it has no memory spec (NoMemorySpec: the
+// result's space, pl.Mem.Vec once infer-tile-memory-space sets it, is the
+// caller's choice, not the core's). That is the seed's documented known gap, kept
+// on purpose (declaring VECTOR would be a false ISA claim, and
+// lower-auto-vector-split would try to halve it).
 //
 // Effects: the store's target is written (atomic=None_) or read-modify-written
 // (atomic=Add); remote_load only reads.
@@ -254,6 +256,7 @@ void RegisterRemoteLoadStoreOps(OpRegistry& r) {
              "internal (set by flatten-tile-nd-to-2d): the tile of an N-D window is its 2-D "
              "row-major form [prod(leading shapes), last]; the window keeps target's rank")
       .Deduce(DeduceRemoteLoad)
+      .NoMemorySpec()
       .NoArgWrites();
 
   ops::RegisterOp(r, ops::kPldTileRemoteStore)

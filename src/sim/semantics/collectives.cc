@@ -260,9 +260,8 @@ void WholeOp(Ctx& c, Kind k) {
           const TensorVal& rc = c.T(dst, "recv_counts");
           std::vector<int64_t> idx(rc.rank(), 0);
           idx[0] = src;
-          uint8_t* cell =
-              ex.m.WindowBytes(rc.alloc, c.Dev(dst)) + ex.CellByteOffset(rc, idx, "recv_counts");
-          CellSet(cell, static_cast<int32_t>(cnt));
+          ex.m.CellNotify(rc.alloc, c.Dev(dst), ex.CellByteOffset(rc, idx, "recv_counts"), true,
+                          static_cast<int32_t>(cnt));
         }
       }
       return;
@@ -273,6 +272,12 @@ void WholeOp(Ctx& c, Kind k) {
 Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind kind) {
   const std::string& name = call.op->name;
   if (ex.is_host()) ex.Fail("internal: host collectives run as rank tasks");
+  // The rendezvous shares every rank's operands, which one rank per process does not have.
+  if (ex.m.transport())
+    ex.Fail(
+        "whole-operation collectives are not supported by --transport=mpi; lower it first "
+        "(pypto-opt --pipeline=default, or --passes=lower-composite-ops) and run the lowered "
+        "program");
   // The window that picks the comm domain, and the result: the operand the op
   // returns (OpDef::returned_arg), else the signal.
   const Value* win = &args[static_cast<size_t>(call.op->returned_arg)];

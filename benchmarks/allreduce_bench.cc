@@ -294,9 +294,10 @@ int main(int argc, char** argv) {
       }
       const char* unit = k == Kind::kRing ? "ms" : "us";
       double scale = k == Kind::kRing ? 1e3 : 1e6;
-      std::printf("MPI engine P=%d %s: mpi %.2f %s, in-process %.2f %s per iteration  "
-                  "/ in-process = %6.2f\n",
-                  P, name.c_str(), mp * scale, unit, in * scale, unit, mp / in);
+      std::printf(
+          "MPI engine P=%d %s: mpi %.2f %s, in-process %.2f %s per iteration  "
+          "/ in-process = %6.2f\n",
+          P, name.c_str(), mp * scale, unit, in * scale, unit, mp / in);
     }
   return 0;
 }

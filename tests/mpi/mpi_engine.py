@@ -245,13 +245,16 @@ def failures(P):
             r"names the cause$" % blocked], secs, 1 + 10)
     # An error on rank 1 stops the others at once; they say where they waited.
     rc, out, secs = mpirun(P, [os.path.join(t, "error_stops_waiters.pir"), "--entry", "k", "--deadline", "60"])
-    others = ", ".join(str(r) for r in range(P) if r != 1)
+    others = [r for r in range(P) if r != 1]
     expect("error_stops_waiters P=%d" % P, rc, out, 1,
            [r"^\[rank 1\] \S*error_stops_waiters\.pir:19:13: error: pld\.system\.notify: out-of-bounds peer "
-            r"access: peer 11 is not a rank of the comm domain",
-            r"^\[ranks? %s\] error: this rank stopped because the run failed on rank\(s\) 1 \(exit 1\)" % others,
-            r"^\[rank 0\]   rank 0 \(thread rank0\) blocked in pld\.system\.wait in function 'k' at "
-            r"\S*error_stops_waiters\.pir:20"], secs, 10)
+            r"access: peer 11 is not a rank of the comm domain \{0, 1, 2, 3\} of window 'sig' \(4 ranks\) "
+            r"\(on rank 1\)$"] +
+           [r"^\[rank %d\] error: this rank stopped because the run failed on rank\(s\) 1 \(exit 1\); their "
+            r"report names the cause$" % r for r in others] +
+           [r"^\[rank %d\]   rank %d \(thread rank%d\) blocked in pld\.system\.wait in function 'k' at "
+            r"\S*error_stops_waiters\.pir:20: signal 'sig' \(window 'sig'\) cell \[%d, 0\] expected >= 1 "
+            r"\(Ge\), actual 0$" % (r, r, r, r) for r in others], secs, 10)
 
 
 def diagnostics():

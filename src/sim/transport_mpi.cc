@@ -89,6 +89,7 @@ class MpiTransport final : public Transport {
  public:
   MpiTransport() {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    MPI_Comm_dup(MPI_COMM_WORLD, &xcomm_);
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     // One INT32 "a peer failed" cell per process (peer_failed()).
@@ -100,6 +101,7 @@ class MpiTransport final : public Transport {
   ~MpiTransport() override {
     MPI_Win_unlock_all(ctl_);
     MPI_Win_free(&ctl_);
+    MPI_Comm_free(&xcomm_);
     MPI_Comm_free(&comm_);
     MPI_Finalize();
   }
@@ -304,7 +306,90 @@ class MpiTransport final : public Transport {
 
   const std::atomic<bool>* peer_failed() const override { return &peer_failed_; }
 
+  int StartExchange(const std::vector<int>& ranks, const std::vector<uint8_t>& mine) override {
+    std::lock_guard<std::mutex> l(mu_);
+    int id = next_round_++;
+    Round& rd = rounds_[id];
+    rd.ranks = ranks;
+    rd.tag = TagOf(ranks);
+    rd.mine = mine;
+    rd.got.resize(ranks.size());
+    rd.have.assign(ranks.size(), false);
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      if (ranks[i] == rank_) {
+        rd.got[i] = mine;
+        rd.have[i] = true;
+        continue;
+      }
+      PYPTO_CHECK(rd.mine.size() <= INT_MAX, "MPI collective message of more than 2 GiB");
+      rd.sends.emplace_back();
+      MPI_Isend(rd.mine.data(), static_cast<int>(rd.mine.size()), MPI_BYTE, ranks[i], rd.tag,
+                xcomm_, &rd.sends.back());
+    }
+    return id;
+  }
+
+  bool ExchangeDone(int round) override {
+    std::lock_guard<std::mutex> l(mu_);
+    Round& rd = rounds_.at(round);
+    bool all = true;
+    for (size_t i = 0; i < rd.ranks.size(); ++i) {
+      if (rd.have[i]) continue;
+      int flag = 0, n = 0;
+      MPI_Status st;
+      MPI_Iprobe(rd.ranks[i], rd.tag, xcomm_, &flag, &st);
+      if (!flag) {
+        all = false;
+        continue;
+      }
+      MPI_Get_count(&st, MPI_BYTE, &n);
+      rd.got[i].resize(static_cast<size_t>(n));
+      MPI_Recv(rd.got[i].data(), n, MPI_BYTE, rd.ranks[i], rd.tag, xcomm_, MPI_STATUS_IGNORE);
+      rd.have[i] = true;
+    }
+    int sent = 1;
+    if (!rd.sends.empty())
+      MPI_Testall(static_cast<int>(rd.sends.size()), rd.sends.data(), &sent, MPI_STATUSES_IGNORE);
+    PollPeerFailed();
+    return all && sent;
+  }
+
+  std::vector<int> Missing(int round) override {
+    std::lock_guard<std::mutex> l(mu_);
+    const Round& rd = rounds_.at(round);
+    std::vector<int> out;
+    for (size_t i = 0; i < rd.ranks.size(); ++i)
+      if (!rd.have[i]) out.push_back(rd.ranks[i]);
+    return out;
+  }
+
+  std::vector<std::vector<uint8_t>> TakeExchange(int round) override {
+    std::lock_guard<std::mutex> l(mu_);
+    Round& rd = rounds_.at(round);
+    if (!rd.sends.empty())
+      MPI_Waitall(static_cast<int>(rd.sends.size()), rd.sends.data(), MPI_STATUSES_IGNORE);
+    std::vector<std::vector<uint8_t>> got = std::move(rd.got);
+    rounds_.erase(round);
+    return got;
+  }
+
  private:
+  struct Round {
+    std::vector<int> ranks;
+    int tag = 0;
+    std::vector<uint8_t> mine;
+    std::vector<std::vector<uint8_t>> got;
+    std::vector<bool> have;
+    std::vector<MPI_Request> sends;
+  };
+  // One tag per set of ranks (on xcomm_, which carries nothing else): rounds of
+  // one set match in order; two sets sharing a pair rarely share a tag.
+  static int TagOf(const std::vector<int>& ranks) {
+    uint64_t h = 1469598103934665603ull;
+    for (int r : ranks) h = (h ^ static_cast<uint64_t>(r)) * 1099511628211ull;
+    return static_cast<int>(h % 32000);
+  }
+
   struct Window {
     MPI_Win win = MPI_WIN_NULL;
     uint8_t* base = nullptr;
@@ -326,7 +411,9 @@ class MpiTransport final : public Transport {
   }
 
   std::mutex mu_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm comm_ = MPI_COMM_NULL, xcomm_ = MPI_COMM_NULL;
+  std::map<int, Round> rounds_;
+  int next_round_ = 0;
   int rank_ = 0, size_ = 1;
   std::map<int, Window> wins_;
   MPI_Win ctl_ = MPI_WIN_NULL;

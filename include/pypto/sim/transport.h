@@ -65,6 +65,18 @@ class Transport {
   virtual void AllGather(const std::vector<uint8_t>& mine, std::vector<uint8_t>* all,
                          std::vector<size_t>* sizes) = 0;
   virtual void Barrier() = 0;
+
+  // Point-to-point rounds among a subset of the ranks (a whole-operation
+  // collective's comm domain): StartExchange sends `mine` to every other rank
+  // of `ranks` (sorted, this rank among them) and starts receiving theirs;
+  // ExchangeDone polls (the caller blocks through its scheduler, so deadlines
+  // and peer failures apply), Missing names the ranks not heard from yet, and
+  // TakeExchange returns every rank's bytes in `ranks` order and ends the round.
+  // Rounds among one set of ranks complete in the order they were started.
+  virtual int StartExchange(const std::vector<int>& ranks, const std::vector<uint8_t>& mine) = 0;
+  virtual bool ExchangeDone(int round) = 0;
+  virtual std::vector<int> Missing(int round) = 0;
+  virtual std::vector<std::vector<uint8_t>> TakeExchange(int round) = 0;
   // Becomes true once another process reported a failure (AgreeStatus with a
   // non-zero status), seen by this process's next signal-cell poll; the run
   // then stops its blocked threads (reporting them) instead of waiting for the

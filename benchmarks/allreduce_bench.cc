@@ -4,7 +4,10 @@
 // 64 MiB and against Open MPI's MPI_Allreduce of the same data measured in the
 // same invocation (a small MPI program is built with mpicxx and launched with
 // mpirun --oversubscribe when both are on PATH). Also the cost of one
-// notify/wait hop of a ring at P = 2 and P = 8. Prints times and ratios only;
+// notify/wait hop of a ring at P = 2 and P = 8, and the MPI engine (pypto-run
+// --transport=mpi under mpirun, one rank per process) against the in-process
+// engine on the same lowered ring allreduce and hop programs at P = 2 and 4,
+// both through the pypto-run CLI. Prints times and ratios only;
 // it asserts nothing. Setup (window allocation, dispatch, lowering) is excluded
 // by timing K and 0 iterations of the same program and taking the difference;
 // each figure is the median of 3 such pairs.
@@ -26,6 +29,7 @@
 #include "pypto/core/diagnostics.h"
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
+#include "pypto/ir/printer.h"
 #include "pypto/ir/verifier.h"
 #include "pypto/passes/pass_manager.h"
 #include "pypto/sim/run.h"
@@ -185,6 +189,50 @@ static double MpiAllreduce(const std::string& exe, int P, int K) {
   return s;
 }
 
+// ---------------------------------------------------------------- MPI engine
+// The program RunOnce runs, lowered, as IR text in `path`.
+static void WriteProgram(Kind k, int P, int iters, const std::string& path) {
+  pypto::ir::Context ctx;
+  pypto::DiagnosticEngine diag(&ctx.sources());
+  std::string text = k == Kind::kHop ? HopProgram(iters) : AllreduceProgram(k, P, iters);
+  const pypto::ir::Program* p = pypto::ir::ParseProgram(ctx, text, "bench.pir", diag);
+  if (p && k == Kind::kRing && pypto::ir::VerifyProgram(ctx, *p, diag))
+    p = pypto::passes::RunPipeline(ctx, *p, "lower-composite-ops", {}, diag);
+  if (!p) {
+    std::fprintf(stderr, "%s", diag.Render().c_str());
+    std::exit(1);
+  }
+  std::ofstream(path) << pypto::ir::PrintProgram(*p);
+}
+
+// Wall seconds of one pypto-run of the program at P ranks, in-process or under
+// mpirun (--transport=mpi); negative when the run fails.
+static double CliOnce(const std::string& run, Kind k, int P, int iters, bool mpi) {
+  std::string path = "/tmp/pypto_allreduce_bench_" + std::to_string(getpid()) + ".pir";
+  WriteProgram(k, P, iters, path);
+  std::string cmd = mpi ? "mpirun --oversubscribe --allow-run-as-root -np " + std::to_string(P) +
+                              " " + run + " " + path + " --entry k --transport=mpi"
+                        : run + " " + path + " --entry k --ranks " + std::to_string(P);
+  cmd += " --output-dir /tmp >/dev/null 2>&1";
+  auto t0 = Clock::now();
+  int rc = std::system(cmd.c_str());
+  double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::remove(path.c_str());
+  return rc == 0 ? s : -1;
+}
+
+// Seconds per iteration through the CLI (process start-up and setup cancel in
+// the K - 0 difference): median of 3 pairs; negative when a run fails.
+static double CliPerIter(const std::string& run, Kind k, int P, int K, bool mpi) {
+  std::vector<double> d;
+  for (int rep = 0; rep < 3; ++rep) {
+    double a = CliOnce(run, k, P, K, mpi), b = CliOnce(run, k, P, 0, mpi);
+    if (a < 0 || b < 0) return -1;
+    d.push_back((a - b) / K);
+  }
+  return Median(d);
+}
+
 static std::string g_filter;
 static bool Want(const std::string& line) { return line.find(g_filter) != std::string::npos; }
 
@@ -225,5 +273,31 @@ int main(int argc, char** argv) {
     if (Want("hop P=" + std::to_string(P)))
       std::printf("notify/wait ring hop, P=%d (parallel): %.2f us per round\n", P,
                   PerIter(Kind::kHop, P, H) * 1e6);
+  // The MPI engine needs pypto-run (next to this binary) built with MPI, and mpirun.
+  std::string self(4096, '\0');
+  ssize_t n = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  std::string run = n > 0 ? self.substr(0, self.rfind('/', n)) + "/pypto-run" : "pypto-run";
+  if (!OnPath("mpirun")) {
+    std::printf("MPI engine: mpirun not found; no MPI engine ratios\n");
+    return 0;
+  }
+  for (int P : {2, 4})
+    for (Kind k : {Kind::kRing, Kind::kHop}) {
+      std::string name = k == Kind::kRing ? "lowered ring allreduce FP32 2^24" : "notify/wait hop";
+      if (!Want("MPI engine P=" + std::to_string(P) + " " + name)) continue;
+      int iters = k == Kind::kRing ? K : H;
+      double in = CliPerIter(run, k, P, iters, false), mp = CliPerIter(run, k, P, iters, true);
+      if (in <= 0 || mp < 0) {
+        std::printf("MPI engine P=%d %s: a run failed (pypto-run built without MPI?)\n", P,
+                    name.c_str());
+        continue;
+      }
+      const char* unit = k == Kind::kRing ? "ms" : "us";
+      double scale = k == Kind::kRing ? 1e3 : 1e6;
+      std::printf(
+          "MPI engine P=%d %s: mpi %.2f %s, in-process %.2f %s per iteration  "
+          "/ in-process = %6.2f\n",
+          P, name.c_str(), mp * scale, unit, in * scale, unit, mp / in);
+    }
   return 0;
 }

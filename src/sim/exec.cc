@@ -193,6 +193,17 @@ static void ForRows(const TensorVal& v, const std::vector<int64_t>& off,
   }
 }
 
+// ForRows by contiguous runs: fn(element_offset, linear_index, count) once per
+// row of stride 1, once per element of a strided row (the transport's unit).
+template <typename F>
+static void ForRuns(const TensorVal& v, const std::vector<int64_t>& off,
+                    const std::vector<int64_t>& ext, F&& fn) {
+  ForRows(v, off, ext, [&](int64_t e, int64_t lin, int64_t count, int64_t stride) {
+    if (stride == 1) return fn(e, lin, count);
+    for (int64_t j = 0; j < count; ++j) fn(e + j * stride, lin + j, int64_t{1});
+  });
+}
+
 // The race-detector hook of one row: one call per contiguous row, one per
 // element of a strided one.
 void Exec::TrackRow(const TensorVal& v, int dev, int64_t e, int64_t count, int64_t stride,
@@ -220,6 +231,16 @@ void Exec::ReadBytes(const TensorVal& v, int dev, const std::vector<int64_t>& of
   const uint8_t* base = Base(v, dev);
   int64_t eb = DTypeBytes(v.dtype), n = 0;
   bool track = races.enabled() && v.IsWindow();
+  if (!base) {  // a rank another process holds: one get per contiguous run
+    Transport& tp = *m.transport();
+    ForRuns(v, off, ext, [&](int64_t e, int64_t lin, int64_t count) {
+      tp.Get(v.alloc, dev, e * eb, out + lin * eb, static_cast<size_t>(count * eb));
+      n += count;
+    });
+    tp.Complete(v.alloc, dev);
+    CountTraffic(v, dev, n * eb, false);
+    return;
+  }
   ForRows(v, off, ext, [&](int64_t e, int64_t lin, int64_t count, int64_t stride) {
     if (stride == 1) {
       std::memcpy(out + lin * eb, base + e * eb, static_cast<size_t>(count * eb));
@@ -257,8 +278,7 @@ static void AtomicAdd16(uint8_t* p, DataType dt, double v) {
   while (true) {
     uint8_t buf[2];
     std::memcpy(buf, &old, 2);
-    double cur = LoadElem(buf, dt);
-    StoreElem(buf, dt, static_cast<float>(cur) + static_cast<float>(v));
+    AddElem(buf, dt, v);
     uint16_t nw;
     std::memcpy(&nw, buf, 2);
     if (a.compare_exchange_weak(old, nw)) return;
@@ -285,27 +305,60 @@ static void AtomicAddElem(uint8_t* p, DataType dt, double v) {
     case DataType::kBF16:
       AtomicAdd16(p, dt, v);
       return;
-    default: {
-      double cur = LoadElem(p, dt);
-      StoreElem(p, dt, cur + v);
-    }
+    default:
+      AddElem(p, dt, v);
   }
 }
 
-// Writes the box row by row; elem(dst, i) stores box element i at dst.
+// Writes the box row by row. Box element i is packed[i] (dtype bytes) when
+// `packed` is set, else value(i) converted to the dtype; an atomic write adds
+// value(i). Rows of a rank another process holds, and every atomic write when
+// there is a transport (atomic against the other processes' adds too), go
+// through the transport, staged one row at a time.
 template <typename F>
 void Exec::WriteRows(const TensorVal& v, int dev, const std::vector<int64_t>& off,
                      const std::vector<int64_t>& ext, bool atomic_add, const char* role,
-                     const uint8_t* packed, F&& elem) {
+                     const uint8_t* packed, F&& value) {
   CheckRegion(v, dev, off, ext, role);
   uint8_t* base = Base(v, dev);
   int64_t eb = DTypeBytes(v.dtype), n = 0;
+  DataType dt = v.dtype;
   bool track = races.enabled() && v.IsWindow();
+  Transport* tp = v.IsWindow() && (!base || atomic_add) ? m.transport() : nullptr;
+  if (tp) {
+    std::vector<uint8_t> row;
+    std::vector<double> addends;
+    ForRuns(v, off, ext, [&](int64_t e, int64_t lin, int64_t count) {
+      if (atomic_add) {
+        addends.resize(static_cast<size_t>(count));
+        for (int64_t i = 0; i < count; ++i) addends[i] = value(lin + i);
+        tp->AtomicAdd(v.alloc, dev, e * eb, dt, addends.data(), count);
+      } else if (packed) {
+        tp->Put(v.alloc, dev, e * eb, packed + lin * eb, static_cast<size_t>(count * eb));
+      } else {
+        row.resize(static_cast<size_t>(count * eb));
+        for (int64_t i = 0; i < count; ++i) StoreElem(row.data() + i * eb, dt, value(lin + i));
+        tp->Put(v.alloc, dev, e * eb, row.data(), row.size());
+      }
+      n += count;
+    });
+    tp->Complete(v.alloc, dev);
+    CountTraffic(v, dev, n * eb, true);
+    return;
+  }
   ForRows(v, off, ext, [&](int64_t e, int64_t lin, int64_t count, int64_t stride) {
     if (packed && stride == 1) {
       std::memcpy(base + e * eb, packed + lin * eb, static_cast<size_t>(count * eb));
     } else {
-      for (int64_t j = 0; j < count; ++j) elem(base + (e + j * stride) * eb, lin + j);
+      for (int64_t j = 0; j < count; ++j) {
+        uint8_t* p = base + (e + j * stride) * eb;
+        if (atomic_add)
+          AtomicAddElem(p, dt, value(lin + j));
+        else if (packed)
+          std::memcpy(p, packed + (lin + j) * eb, static_cast<size_t>(eb));
+        else
+          StoreElem(p, dt, value(lin + j));
+      }
     }
     if (track) TrackRow(v, dev, e, count, stride, true, atomic_add);
     n += count;
@@ -319,24 +372,13 @@ void Exec::WriteBytes(const TensorVal& v, int dev, const std::vector<int64_t>& o
   int64_t eb = DTypeBytes(v.dtype);
   DataType dt = v.dtype;
   WriteRows(v, dev, off, ext, atomic_add, role, atomic_add ? nullptr : data,
-            [&](uint8_t* p, int64_t i) {
-              if (atomic_add)
-                AtomicAddElem(p, dt, LoadElem(data + i * eb, dt));
-              else
-                std::memcpy(p, data + i * eb, static_cast<size_t>(eb));
-            });
+            [&](int64_t i) { return LoadElem(data + i * eb, dt); });
 }
 
 void Exec::WriteRegion(const TensorVal& v, int dev, const std::vector<int64_t>& off,
                        const std::vector<int64_t>& ext, const double* data, bool atomic_add,
                        const char* role) {
-  DataType dt = v.dtype;
-  WriteRows(v, dev, off, ext, atomic_add, role, nullptr, [&](uint8_t* p, int64_t i) {
-    if (atomic_add)
-      AtomicAddElem(p, dt, data[i]);
-    else
-      StoreElem(p, dt, data[i]);
-  });
+  WriteRows(v, dev, off, ext, atomic_add, role, nullptr, [&](int64_t i) { return data[i]; });
 }
 
 int64_t Exec::CellByteOffset(const TensorVal& v, const std::vector<int64_t>& idx,

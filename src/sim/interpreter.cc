@@ -8,6 +8,7 @@
 
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
+#include "pypto/sim/host_sync.h"
 
 namespace pypto::sim {
 
@@ -302,9 +303,44 @@ Value Interpreter::Dispatch(Exec& ex, const Call* c, const Function& f, std::vec
 
 void Interpreter::Flush(Exec& host) {
   auto& q = *host.queues;
+  // One rank per process (a transport): this process runs its own rank's
+  // queue; the host tensors every rank's tasks write are merged afterwards.
+  Transport* tp = machine.transport();
+  if (tp) {
+    if (std::all_of(q.begin(), q.end(), [](const auto& v) { return v.empty(); })) return;
+    HostSync sync(q);
+    RunQueues(host, tp->local_rank());
+    std::vector<int> status = tp->AgreeStatus(0);
+    if (int code = *std::max_element(status.begin(), status.end())) {
+      machine.Fail(RemoteFailure(status), code);
+      sched.Abort();
+      throw Aborted{};
+    }
+    sync.Exchange(*tp);
+    return;
+  }
+  RunQueues(host, -1);
+}
+
+std::string RemoteFailure(const std::vector<int>& status) {
+  std::string who;
+  int code = 0;
+  for (size_t r = 0; r < status.size(); ++r)
+    if (status[r]) {
+      who += (who.empty() ? "" : ", ") + std::to_string(r);
+      code = std::max(code, status[r]);
+    }
+  return fmt::format(
+      "error: this rank stopped because the run failed on rank(s) {} (exit {}); their report "
+      "names the cause\n",
+      who, code);
+}
+
+void Interpreter::RunQueues(Exec& host, int only) {
+  auto& q = *host.queues;
   std::vector<std::unique_ptr<LogicalThread>> kids;
   for (int d = 0; d < machine.ranks(); ++d) {
-    if (q[d].empty()) continue;
+    if (q[d].empty() || (only >= 0 && d != only)) continue;
     auto k = std::make_unique<LogicalThread>();
     k->tid = sched.NewTid();
     k->name = "rank" + std::to_string(d);
@@ -313,8 +349,11 @@ void Interpreter::Flush(Exec& host) {
     trace.ThreadName(k->tid, k->name, k->device);
     kids.push_back(std::move(k));
   }
-  if (kids.empty()) return;
   machine.InvalidateDomains();
+  if (kids.empty()) {
+    for (auto& v : q) v.clear();
+    return;
+  }
   sched.RunGroup(host.t, kids, [&](LogicalThread& k) {
     Exec ex(*this, k);
     try {
@@ -357,10 +396,11 @@ void Interpreter::RunWorker(Exec& ex, std::vector<Task>& tasks) {
 
 void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
   for (const DeferredCond& dc : ex.deferred) {
-    uint8_t* cell = machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off;
+    Machine& m = machine;
+    auto cell = [&m, &dc] { return m.CellRead(dc.alloc, dc.device, dc.byte_off); };
     // Polled unsigned, as the hardware does: -1 reads as UINT32_MAX and satisfies.
-    auto ready = [cell, &dc] {
-      return static_cast<uint32_t>(CellLoad(cell)) >= static_cast<uint32_t>(dc.expected);
+    auto ready = [&cell, &dc] {
+      return static_cast<uint32_t>(cell()) >= static_cast<uint32_t>(dc.expected);
     };
     TraceNote note;
     note.wait = true;
@@ -374,7 +414,7 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
       bi.span = dc.span;
       bi.describe = [cell, &dc] {
         return dc.what + " >= " + std::to_string(dc.expected) + " expected (Ge), actual " +
-               std::to_string(CellLoad(cell));
+               std::to_string(cell());
       };
       try {
         sched.Block(ex.t, ready, std::move(bi));
@@ -385,8 +425,9 @@ void Interpreter::WaitDeferred(Exec& ex, const std::string& function) {
       }
       note.blocked = trace.enabled() ? sched.Now(ex.t) - ts : 0;
     }
+    if (machine.transport()) machine.transport()->Acquire();
     if (trace.enabled()) {
-      note.released_by = trace.LastNotify(cell);
+      note.released_by = trace.LastNotify(machine.WindowBytes(dc.alloc, dc.device) + dc.byte_off);
       note.cell = dc.what;
       TraceSpan(ex, ops::Get(ops::kPldDeferWait).name, kCatWait, ts, dc.span);
     }
@@ -674,8 +715,8 @@ void Interpreter::CheckSignalZero(int alloc, const std::string& when) {
   for (int64_t x : shape) cells *= x;
   cells = std::min<int64_t>(cells, a.bytes / 4);
   for (int dev : d.devices)
-    for (int64_t c = 0; c < cells; ++c) {
-      int32_t v = CellLoad(machine.WindowBytes(alloc, dev) + 4 * c);
+    for (int64_t c = 0; c < cells && machine.IsLocal(dev); ++c) {  // each process: its rank
+      int32_t v = machine.CellRead(alloc, dev, 4 * c);
       if (v == 0) continue;
       std::vector<int64_t> idx(shape.size());
       int64_t rem = c;

@@ -26,10 +26,11 @@ std::string Domain::Describe() const {
   return s + "}";
 }
 
-Machine::Machine(int ranks, bool poison_nan, int64_t memory_limit)
+Machine::Machine(int ranks, bool poison_nan, int64_t memory_limit, Transport* transport)
     : ranks_(ranks),
       poison_nan_(poison_nan),
       memory_limit_(memory_limit),
+      transport_(transport),
       stats_(static_cast<size_t>(ranks)) {}
 
 namespace {
@@ -48,8 +49,13 @@ void FreeWindow(uint8_t* p, size_t cap, bool mapped) {
 }  // namespace
 
 Machine::~Machine() {
-  for (auto& a : allocs_)
+  for (auto& a : allocs_) {
+    if (transport_) {
+      transport_->Free(a->id);  // collective: every process frees its windows in order
+      continue;
+    }
     for (uint8_t* p : a->mem) FreeWindow(p, a->capacity, a->mapped);
+  }
 }
 
 int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
@@ -85,7 +91,16 @@ int Machine::NewAllocation(const std::string& name, int64_t bytes, Span span) {
   a->run = run_;
   a->capacity = static_cast<size_t>(cap64);
   a->mapped = a->capacity >= kMapThreshold;
-  for (int d = 0; d < ranks_; ++d) {
+  if (transport_) {
+    std::string err;
+    uint8_t* p = transport_->Allocate(a->id, name, a->capacity,
+                                      fmt::format("{}:{}", span.line, span.col), &err);
+    if (!p) throw SimError(span, err);
+    a->mapped = false;
+    a->mem.assign(static_cast<size_t>(ranks_), nullptr);
+    a->mem[static_cast<size_t>(transport_->local_rank())] = p;
+  }
+  for (int d = 0; d < ranks_ && !transport_; ++d) {
     uint8_t* p = nullptr;
     if (a->mapped) {
       void* m = mmap(nullptr, a->capacity, PROT_READ | PROT_WRITE,
@@ -115,6 +130,7 @@ void Machine::ZeroWindows() {
   std::lock_guard<std::mutex> l(mu);
   for (auto& a : allocs_)
     for (uint8_t* p : a->mem) {
+      if (!p) continue;
       // A private anonymous mapping reads back as zero pages after DONTNEED.
       if (a->mapped && madvise(p, a->capacity, MADV_DONTNEED) == 0) continue;
       std::memset(p, 0, a->capacity);
@@ -235,6 +251,26 @@ std::string Machine::error_message() {
 int Machine::error_code() {
   std::lock_guard<std::mutex> l(err_mu_);
   return error_code_;
+}
+
+void Machine::ReadWindow(int alloc, int device, int64_t off, void* dst, size_t n) {
+  if (uint8_t* p = WindowBytes(alloc, device)) {
+    std::memcpy(dst, p + off, n);
+    return;
+  }
+  transport_->Get(alloc, device, off, dst, n);
+  transport_->Complete(alloc, device);
+}
+
+int32_t Machine::CellRead(int alloc, int device, int64_t off) {
+  if (transport_) return transport_->CellRead(alloc, device, off);
+  return CellLoad(WindowBytes(alloc, device) + off);
+}
+
+void Machine::CellNotify(int alloc, int device, int64_t off, bool set, int32_t v) {
+  if (transport_) return transport_->CellNotify(alloc, device, off, set, v);
+  uint8_t* p = WindowBytes(alloc, device) + off;
+  set ? CellSet(p, v) : CellAdd(p, v);
 }
 
 int32_t CellLoad(uint8_t* p) {

@@ -176,10 +176,9 @@ HostArray ToHost(const TensorVal& t, Machine& m, bool world) {
   h.shape = t.shape;
   h.shape.insert(h.shape.begin(), m.ranks());
   size_t per = static_cast<size_t>(t.NumElements()) * eb;
-  for (int d = 0; d < m.ranks(); ++d) {
-    const uint8_t* p = m.WindowBytes(t.alloc, d);
-    h.bytes.insert(h.bytes.end(), p, p + per);
-  }
+  h.bytes.resize(per * static_cast<size_t>(m.ranks()));
+  for (int d = 0; d < m.ranks() && per > 0; ++d)
+    m.ReadWindow(t.alloc, d, 0, &h.bytes[d * per], per);
   return h;
 }
 
@@ -415,8 +414,8 @@ class EntryBinding {
     int a = machine_.NewAllocation(p->name_hint, std::max<int64_t>(nb, 4), p->span);
     // nb == 0 (a zero-size view) copies nothing; bytes.data() may then be null.
     for (int d = 0; d < P_ && nb > 0; ++d)
-      std::memcpy(machine_.WindowBytes(a, d), bytes.data() + (host_ ? 0 : d * nb),
-                  static_cast<size_t>(nb));
+      if (uint8_t* mem = machine_.WindowBytes(a, d))  // null: another process's rank
+        std::memcpy(mem, bytes.data() + (host_ ? 0 : d * nb), static_cast<size_t>(nb));
     auto t = std::make_shared<TensorVal>();
     t->alloc = a;
     t->dtype = dt;
@@ -494,6 +493,21 @@ void RunEntry(Interpreter& in, Machine& machine, Scheduler& sched, Trace& trace,
   sched.Finish(host_t);
 }
 
+// Which allocations were used for synchronization (Allocation::sync_signal):
+// with a transport, by any rank (each process saw its own rank's uses only).
+std::vector<bool> SyncSignals(Machine& machine) {
+  std::vector<uint8_t> mine(machine.NumAllocations());
+  for (size_t a = 0; a < mine.size(); ++a) mine[a] = machine.alloc(static_cast<int>(a)).sync_signal;
+  std::vector<bool> sync(mine.begin(), mine.end());
+  if (!machine.transport()) return sync;
+  std::vector<uint8_t> all;
+  std::vector<size_t> sizes;
+  machine.transport()->AllGather(mine, &all, &sizes);
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i]) sync[i % mine.size()] = true;
+  return sync;
+}
+
 // The exit code and report after a run: deadlock, machine failure, races,
 // leftover signals, residue reports, then --stats. Returns whether the run
 // finished cleanly (no deadlock, no failure), i.e. outputs are meaningful.
@@ -510,14 +524,15 @@ bool ReportFindings(RunResult& res, Interpreter& in, Machine& machine, Scheduler
   for (const std::string& r : races.reports()) res.report += r + "\n";
   if (races.found() && res.exit_code == 0) res.exit_code = 3;
   if (opts.check_signals && deadlock.empty() && !machine.failed()) {
+    std::vector<bool> sync = SyncSignals(machine);
     for (size_t a = 0; a < machine.NumAllocations(); ++a)
-      if (machine.alloc(static_cast<int>(a)).sync_signal)
-        in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
+      if (sync[a]) in.CheckSignalZero(static_cast<int>(a), "at the end of the run");
   }
   for (const std::string& r : in.residue_reports) res.report += r + "\n";
   if (!in.residue_reports.empty() && res.exit_code == 0) res.exit_code = 1;
   if (opts.stats) {
     for (int d = 0; d < opts.ranks; ++d) {
+      if (!machine.IsLocal(d)) continue;  // each process counts its own rank
       RankStats& s = machine.stats()[d];
       res.report += fmt::format(
           "stats: rank {}: bytes_sent={} bytes_received={} notifies={} waits={} collectives={}\n",
@@ -557,19 +572,19 @@ void FinishTrace(RunResult& res, Trace& trace, const Scheduler& sched, const Run
 }
 
 // Tears the run down once *cancel reads true: polls it from its own thread
-// (the host thread may be inside an endless loop) and aborts the scheduler,
-// which makes every logical thread unwind; the run's threads are all joined
-// before RunProgram returns.
+// (the host thread may be inside an endless loop) and calls `stop` (aborts the
+// scheduler), which makes every logical thread unwind; the run's threads are
+// all joined before RunProgram returns.
 class CancelWatcher {
  public:
-  CancelWatcher(const std::atomic<bool>* cancel, Scheduler& sched) : cancel_(cancel) {
+  CancelWatcher(const std::atomic<bool>* cancel, std::function<void()> stop) : cancel_(cancel) {
     if (!cancel_) return;
-    thread_ = std::thread([this, &sched] {
+    thread_ = std::thread([this, stop = std::move(stop)] {
       std::unique_lock<std::mutex> l(mu_);
       while (!done_) {
         if (cancel_->load()) {
           fired_ = true;
-          sched.Abort();
+          stop();
           return;
         }
         cv_.wait_for(l, std::chrono::milliseconds(20));
@@ -604,14 +619,45 @@ RunResult RunProgram(Context& ctx, const Program& program,
                      const std::map<std::string, HostArray>& inputs, const RunOptions& opts) {
   RunResult res;
   if (!CheckRunOptions(opts, &res)) return res;
-  Machine machine(opts.ranks, opts.poison_nan, opts.memory_limit);
+  Machine machine(opts.ranks, opts.poison_nan, opts.memory_limit, opts.transport);
   return RunProgramOn(ctx, program, inputs, opts, machine);
 }
+
+namespace {
+
+// What a multi-process run (RunOptions::transport) cannot do, and why; "" when
+// the options are fine for it.
+std::string TransportConflict(const RunOptions& o) {
+  if (!o.transport) return "";
+  if (o.ranks != o.transport->world_size())
+    return fmt::format(
+        "--ranks {} differs from the {} processes mpirun started; one process runs one rank "
+        "(leave --ranks out, or start mpirun -np {})",
+        o.ranks, o.transport->world_size(), o.ranks);
+  const char* why =
+      "needs every rank in one process (the in-process engine, --transport=inprocess)";
+  if (o.schedule != Schedule::kParallel)
+    return fmt::format("--schedule={} {}: it orders the threads of every rank", ScheduleString(o),
+                       why);
+  if (o.detect_races)
+    return fmt::format("--detect-races {}: it keeps vector clocks of every rank's accesses", why);
+  if (!o.trace_path.empty() || !o.timeline_path.empty())
+    return fmt::format("--trace / --timeline {}: they draw every rank on one clock", why);
+  if (o.subworker) return fmt::format("a HOST SubWorker {}", why);
+  return "";
+}
+
+}  // namespace
 
 bool CheckRunOptions(const RunOptions& opts, RunResult* res) {
   if (opts.ranks < 1 || opts.ranks > kMaxRanks) {
     res->exit_code = 2;
     res->report = fmt::format("error: ranks {} is out of range (1 .. {})\n", opts.ranks, kMaxRanks);
+    return false;
+  }
+  if (std::string c = TransportConflict(opts); !c.empty()) {
+    res->exit_code = 2;
+    res->report = "error: " + c + "\n";
     return false;
   }
   if (opts.memory_limit < 0) {
@@ -669,8 +715,23 @@ RunResult RunProgramOn(Context& ctx, const Program& program,
     EntryBinding bound(in, machine, opts, program, *entry, inputs);
     bound.Bind();
     outs = std::move(bound.outs);
-    CancelWatcher watcher(opts.cancel, *sched);
+    // Every rank's window parameters hold their initial bytes before any rank runs.
+    if (machine.transport()) machine.transport()->Barrier();
+    CancelWatcher watcher(opts.cancel, [&sched] { sched->Abort(); });
+    // Another process failed: stop now, saying where this rank was waiting.
+    std::string blocked;
+    CancelWatcher peer(machine.transport() ? machine.transport()->peer_failed() : nullptr,
+                       [&sched, &blocked] { blocked = sched->AbortListingBlocked(); });
     RunEntry(in, machine, *sched, trace, *entry, bound, P);
+    peer.Stop();
+    if (Transport* tp = machine.transport()) {  // every rank's outcome, agreed by all
+      int code = !sched->deadlock_report().empty() ? 3
+                 : machine.failed()                ? machine.error_code()
+                                                   : 0;
+      std::vector<int> status = tp->AgreeStatus(code);
+      int worst = *std::max_element(status.begin(), status.end());
+      if (worst && !code) machine.Fail(RemoteFailure(status) + blocked, worst);
+    }
     if (watcher.Stop()) {
       res.exit_code = 130;
       res.report = "error: the run was interrupted\n";

@@ -128,7 +128,12 @@ class SchedulerBase : public Scheduler {
   // Called with mu_ held once a deadlock is certain.
   void ReportDeadlock(const std::string& headline) {
     if (!report_.empty()) return;
-    std::string r = "error: deadlock: " + headline + "\n";
+    report_ = "error: deadlock: " + headline + "\n" + BlockedLines(&deadlocked_);
+    aborted_ = true;
+  }
+  // One line per blocked thread: rank, thread, op, function, line, condition (mu_ held).
+  std::string BlockedLines(std::vector<DeadlockedThread>* out) {
+    std::string r;
     for (auto& [tid, s] : states_) {
       if (s->state != TState::kBlocked) continue;
       const BlockInfo& b = s->info;
@@ -140,12 +145,25 @@ class SchedulerBase : public Scheduler {
                          b.describe ? b.describe() : ""};
       if (!d.condition.empty()) r += ": " + d.condition;
       r += "\n";
-      deadlocked_.push_back(std::move(d));
+      out->push_back(std::move(d));
     }
-    report_ = r;
-    aborted_ = true;
+    return r;
   }
 
+ public:
+  std::string AbortListingBlocked() override {
+    std::string lines;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      std::vector<DeadlockedThread> unused;
+      lines = BlockedLines(&unused);
+      aborted_ = true;
+    }
+    Wake();
+    return lines;
+  }
+
+ protected:
   RunOptions opts_;
   Clock::time_point start_;
   mutable std::mutex mu_;
@@ -208,7 +226,10 @@ class ParallelScheduler : public SchedulerBase {
   // (writers that do not call Wake, the deadlock check) instead of yielding in
   // an unbounded loop.
   void Block(LogicalThread& t, const std::function<bool()>& ready, BlockInfo info) override {
-    for (int i = 0; i < kSpins; ++i) {
+    // With a transport each check is an MPI round trip: no spinning, and the
+    // thread is registered as blocked at once (AbortListingBlocked names it).
+    const int spins = opts_.transport ? 1 : kSpins;
+    for (int i = 0; i < spins; ++i) {
       if (ready()) return;
       if (aborted_.load(std::memory_order_relaxed)) throw Aborted{};
     }
@@ -285,7 +306,8 @@ class ParallelScheduler : public SchedulerBase {
       }
       if (s->state == TState::kBlocked) any_blocked = true;
     }
-    if (any_blocked && all_stuck) {
+    // With a transport another process may still notify: only the deadline is certain.
+    if (any_blocked && all_stuck && !opts_.transport) {
       ReportDeadlock("every live thread is blocked and no pending operation can unblock one");
       return;
     }

@@ -186,6 +186,15 @@ double RoundTo(DataType t, double v) {
   return LoadElem(buf, t);
 }
 
+void AddElem(uint8_t* p, DataType t, double v) {
+  if (t == DataType::kFP16 || t == DataType::kBF16) {
+    // Two FP32 values added, the sum rounded once to the 16-bit type.
+    StoreElem(p, t, static_cast<float>(LoadElem(p, t)) + static_cast<float>(v));
+    return;
+  }
+  StoreElem(p, t, LoadElem(p, t) + v);
+}
+
 HostStorage::HostStorage(size_t n) : size(n) {
   size_t cap = ((n + 63) / 64) * 64;
   if (cap == 0) cap = 64;

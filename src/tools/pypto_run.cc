@@ -8,12 +8,21 @@
 //             [--trace FILE]
 //             [--timeline FILE.html]
 //             [--stats] [--inputs-random=SEED] [--memory-limit=BYTES]
+//             [--transport=inprocess|mpi]
+//
+// --transport=mpi (started as `mpirun -np P pypto-run FILE --transport=mpi ...`)
+// runs one rank per process over MPI-3 RMA: rank 0 reads the input files and
+// sends them to every process, rank 0 writes the outputs and prints every
+// rank's report (each line prefixed "[rank r] "), and every process exits with
+// the worst exit code of any rank.
 //
 // Verifies the program, runs it, and writes DIR/NAME.npy (DIR defaults to the
 // current directory) for every Out and InOut parameter of the entry. Exit
 // codes: 0 success, 1 user error, 2 usage error (also a program file that
 // cannot be read, as for pypto-opt), 3 detected deadlock or race.
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -24,6 +33,7 @@
 #include "pypto/ir/context.h"
 #include "pypto/ir/parser.h"
 #include "pypto/sim/run.h"
+#include "pypto/sim/transport_mpi.h"
 
 using namespace pypto;
 
@@ -39,6 +49,7 @@ static std::string UsageText() {
          "                 [--trace FILE]\n"
          "                 [--timeline FILE.html] [--stats] [--inputs-random=SEED] "
          "[--memory-limit=BYTES]\n"
+         "                 [--transport=inprocess|mpi]\n"
          "Verifies FILE, runs its entry on P simulated ranks (1.." +
          std::to_string(sim::kMaxRanks) +
          ") and writes\n"
@@ -63,6 +74,8 @@ static std::string UsageText() {
          "whose start is not 32-byte aligned an error naming the op, rank, line and address.\n"
          "--trace writes a Chrome trace JSON, streamed while the run goes; --timeline\n"
          "writes a self-contained HTML page of the run (also of a deadlocked one).\n"
+         "--transport=mpi runs one rank per process: start it as mpirun -np P pypto-run FILE\n"
+         "--transport=mpi ... (--ranks defaults to P; docs/executor.md, \"MPI engine\").\n"
          "Exit codes: 0 success; 1 user error (diagnostics); 2 usage error or unreadable FILE;\n"
          "3 deadlock or race detected.\n";
 }
@@ -79,11 +92,92 @@ static bool ParseUInt(const std::string& s, uint64_t* v) {
   return true;
 }
 
+// Inputs as one byte string (rank 0 reads the files; every process gets them).
+static void PutU64(std::vector<uint8_t>& b, uint64_t v) {
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(&v);
+  b.insert(b.end(), p, p + sizeof(v));
+}
+static uint64_t GetU64(const std::vector<uint8_t>& b, size_t& at) {
+  uint64_t v = 0;
+  std::memcpy(&v, b.data() + at, sizeof(v));
+  at += sizeof(v);
+  return v;
+}
+static std::vector<uint8_t> PackArrays(const std::map<std::string, sim::HostArray>& m) {
+  std::vector<uint8_t> b;
+  PutU64(b, m.size());
+  for (const auto& [name, a] : m) {
+    PutU64(b, name.size());
+    b.insert(b.end(), name.begin(), name.end());
+    PutU64(b, static_cast<uint64_t>(a.dtype));
+    PutU64(b, a.shape.size());
+    for (int64_t d : a.shape) PutU64(b, static_cast<uint64_t>(d));
+    PutU64(b, a.bytes.size());
+    b.insert(b.end(), a.bytes.begin(), a.bytes.end());
+  }
+  return b;
+}
+static std::map<std::string, sim::HostArray> UnpackArrays(const std::vector<uint8_t>& b) {
+  std::map<std::string, sim::HostArray> m;
+  size_t at = 0;
+  for (uint64_t n = GetU64(b, at); n-- > 0;) {
+    size_t len = GetU64(b, at);
+    std::string name(b.begin() + at, b.begin() + at + len);
+    at += len;
+    sim::HostArray a;
+    a.dtype = static_cast<DataType>(GetU64(b, at));
+    for (uint64_t r = GetU64(b, at); r-- > 0;)
+      a.shape.push_back(static_cast<int64_t>(GetU64(b, at)));
+    size_t nb = GetU64(b, at);
+    a.bytes.assign(b.begin() + at, b.begin() + at + nb);
+    at += nb;
+    m[name] = std::move(a);
+  }
+  return m;
+}
+
+// The end of a run. In-process: prints the report, returns the code. With a
+// transport: rank 0 prints every rank's report in rank order, each line
+// prefixed "[rank r] " (a report several ranks share once, "[ranks 0, 2] "),
+// and every process returns the worst code of any rank.
+static int Finish(sim::Transport* tp, int code, const std::string& report) {
+  if (!tp) {
+    std::cerr << report;
+    return code;
+  }
+  std::vector<uint8_t> all;
+  std::vector<size_t> sizes;
+  tp->AllGather(std::vector<uint8_t>(report.begin(), report.end()), &all, &sizes);
+  std::vector<int> codes = tp->AgreeStatus(code);
+  if (tp->local_rank() == 0) {
+    std::vector<std::pair<std::string, std::vector<int>>> groups;
+    size_t at = 0;
+    for (size_t r = 0; r < sizes.size(); ++r) {
+      std::string text(all.begin() + at, all.begin() + at + sizes[r]);
+      at += sizes[r];
+      if (text.empty()) continue;
+      auto g = std::find_if(groups.begin(), groups.end(), [&](auto& e) { return e.first == text; });
+      if (g == groups.end())
+        groups.push_back({text, {static_cast<int>(r)}});
+      else
+        g->second.push_back(static_cast<int>(r));
+    }
+    for (const auto& [text, ranks] : groups) {
+      std::string who = ranks.size() == 1 ? "[rank " : "[ranks ";
+      for (size_t i = 0; i < ranks.size(); ++i) who += (i ? ", " : "") + std::to_string(ranks[i]);
+      who += "] ";
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);) std::cerr << who << line << "\n";
+    }
+  }
+  return *std::max_element(codes.begin(), codes.end());
+}
+
 int main(int argc, char** argv) {
   std::string file, out_dir = ".";
   sim::RunOptions opts;
   std::map<std::string, std::string> input_files;
-  bool have_ranks = false, have_out_dir = false;
+  bool have_ranks = false, have_out_dir = false, mpi = false;
   uint64_t sweep = 0;
   bool keep_going = false;
   std::map<std::string, std::string> expect_files;
@@ -162,6 +256,10 @@ int main(int argc, char** argv) {
       if (!sim::ParseByteSize(v, &opts.memory_limit, &err)) return Usage("--memory-limit: " + err);
     } else if (a == "--stats") {
       opts.stats = true;
+    } else if (value_of(i, a, "--transport", &v)) {
+      if (v != "inprocess" && v != "mpi")
+        return Usage("--transport expects inprocess or mpi, got '" + v + "'");
+      mpi = v == "mpi";
     } else if (value_of(i, a, "--inputs-random", &v)) {
       if (!ParseUInt(v, &opts.inputs_seed)) return Usage("--inputs-random expects an integer seed");
       opts.inputs_random = true;
@@ -174,31 +272,50 @@ int main(int argc, char** argv) {
     }
   }
   if (file.empty()) return Usage("no program file given");
-  if (!have_ranks) return Usage("--ranks P is required");
+  if (!have_ranks && !mpi) return Usage("--ranks P is required");
   if (sweep && opts.schedule == sim::Schedule::kParallel)
     return Usage("--sweep needs --schedule=random:SEED or --schedule=pct:SEED[:DEPTH[:STEPS]]");
   if (sweep && (!opts.trace_path.empty() || !opts.timeline_path.empty()))
     return Usage("--sweep and --trace / --timeline are exclusive");
   if (keep_going && !sweep) return Usage("--keep-going needs --sweep N");
 
+  if (mpi && sweep) return Usage("--sweep needs the in-process engine (--transport=inprocess)");
+
+  // --transport=mpi: this process is one rank; --ranks defaults to the world size.
+  std::unique_ptr<sim::Transport> transport;
+  if (mpi) {
+    std::string err;
+    transport = sim::StartMpiTransport(&argc, &argv, &err);
+    if (!transport) {
+      std::cerr << "pypto-run: error: " << err << "\n";
+      return 2;
+    }
+    if (!have_ranks) opts.ranks = transport->world_size();
+    opts.transport = transport.get();
+  }
+  sim::Transport* tp = transport.get();
+  bool reader = !tp || tp->local_rank() == 0;  // reads the input files, writes the outputs
+
   std::ifstream in(file, std::ios::binary);
-  if (!in) return Usage("cannot open input file '" + file + "'");
+  if (!in) {
+    if (!tp) return Usage("cannot open input file '" + file + "'");
+    return Finish(tp, 2, "pypto-run: error: cannot open input file '" + file + "'\n");
+  }
   std::stringstream ss;
   ss << in.rdbuf();
   ir::Context ctx;
   DiagnosticEngine diag(&ctx.sources());
   const ir::Program* prog = ir::ParseProgram(ctx, ss.str(), file, diag);
-  if (!prog) {
-    std::cerr << diag.Render();
-    return 1;
-  }
+  if (!prog) return Finish(tp, 1, diag.Render());
   std::map<std::string, sim::HostArray> inputs;
+  std::string read_error;
   for (const auto& [name, path] : input_files) {
     NpyArray a;
     std::string err;
+    if (!reader) break;
     if (!ReadNpyFile(path, &a, &err)) {
-      std::cerr << "pypto-run: error: input '" << name << "': " << err << "\n";
-      return 1;
+      read_error = "pypto-run: error: input '" + name + "': " + err + "\n";
+      break;
     }
     inputs[name] = {a.dtype, a.shape, std::move(a.bytes)};
   }
@@ -207,11 +324,26 @@ int main(int argc, char** argv) {
   for (const auto& [name, path] : expect_files) {
     NpyArray a;
     std::string err;
+    if (!reader || !read_error.empty()) break;
     if (!ReadNpyFile(path, &a, &err)) {
-      std::cerr << "pypto-run: error: --expect '" << name << "': " << err << "\n";
-      return 1;
+      read_error = "pypto-run: error: --expect '" + name + "': " + err + "\n";
+      break;
     }
     expected[name] = {a.dtype, a.shape, std::move(a.bytes)};
+  }
+  if (tp) {  // rank 0's inputs (or its error) to every process
+    std::vector<uint8_t> mine, all;
+    std::vector<size_t> sizes;
+    if (reader) {
+      mine = PackArrays(inputs);
+      mine.insert(mine.begin(), read_error.empty() ? 0 : 1);
+    }
+    tp->AllGather(mine, &all, &sizes);
+    if (all[0] != 0) return Finish(tp, 1, reader ? read_error : "");
+    inputs = UnpackArrays(std::vector<uint8_t>(all.begin() + 1, all.begin() + sizes[0]));
+  } else if (!read_error.empty()) {
+    std::cerr << read_error;
+    return 1;
   }
   // "" when `r` has every expected output with the expected dtype, shape and bytes.
   auto mismatch = [](const sim::RunResult& r, const std::map<std::string, sim::HostArray>& want,
@@ -229,10 +361,7 @@ int main(int argc, char** argv) {
   if (!sweep) {
     r = sim::RunProgram(ctx, *prog, inputs, opts);
     std::string bad = r.exit_code == 0 ? mismatch(r, expected, "the --expect file") : "";
-    if (!bad.empty()) {
-      std::cerr << r.report << "pypto-run: error: " << bad << "\n";
-      return 1;
-    }
+    if (!bad.empty()) return Finish(tp, 1, r.report + "pypto-run: error: " + bad + "\n");
   } else {
     // Seeds SEED .. SEED+N-1: every run must succeed with the expected outputs
     // (without --expect: the first run's).
@@ -274,28 +403,24 @@ int main(int argc, char** argv) {
     r.report +=
         "pypto-run: sweep: " + std::to_string(sweep) + " schedules passed (" + range + ")\n";
   }
-  std::cerr << r.report;
-  if (!r.outputs.empty()) {
+  if (!r.outputs.empty() && reader) {
     std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
-    if (ec) {
-      std::cerr << "pypto-run: error: cannot create output directory '" << out_dir
-                << "': " << ec.message() << "\n";
-      return 1;
-    }
+    if (ec)
+      return Finish(tp, 1,
+                    r.report + "pypto-run: error: cannot create output directory '" + out_dir +
+                        "': " + ec.message() + "\n");
     std::string written;
     for (const auto& [name, arr] : r.outputs) {
       NpyArray a{arr.dtype, arr.shape, arr.bytes};
       std::string err, path = (std::filesystem::path(out_dir) / (name + ".npy")).string();
-      if (!WriteNpyFile(path, a, &err)) {
-        std::cerr << "pypto-run: error: " << err << "\n";
-        return 1;
-      }
+      if (!WriteNpyFile(path, a, &err))
+        return Finish(tp, 1, r.report + "pypto-run: error: " + err + "\n");
       written += (written.empty() ? "" : ", ") + path;
     }
-    std::cerr << "pypto-run: wrote " << written
-              << (have_out_dir ? "" : " (the current directory; --output-dir DIR chooses another)")
-              << "\n";
+    r.report += "pypto-run: wrote " + written +
+                (have_out_dir ? "" : " (the current directory; --output-dir DIR chooses another)") +
+                "\n";
   }
-  return r.exit_code;
+  return Finish(tp, r.exit_code, r.report);
 }

@@ -72,6 +72,10 @@ void RegisterCollectiveSemantics(OpTable& t);
 void RegisterArraySemantics(OpTable& t);  // semantics/array.cc
 void RegisterCubeSemantics(OpTable& t);   // semantics/cube.cc
 
+// The report of a rank whose run stopped because other processes failed
+// (`status`: every rank's exit status from Transport::AgreeStatus).
+std::string RemoteFailure(const std::vector<int>& status);
+
 // Scalar arithmetic on values (Python semantics for // and %; wraps to `dt`).
 Value ScalarBinary(ir::BinaryOp op, const Value& a, const Value& b, DataType dt, bool* div_zero);
 Value ScalarUnary(ir::UnaryOp op, const Value& a, DataType dt);
@@ -165,6 +169,8 @@ class Exec {
   // (ignored for host tensors). Regions are boxes in view coordinates; data is
   // row-major over `ext`. Bounds are checked against the view shape and the
   // storage; violations are errors naming the op, rank and source line.
+  // The storage of `v` (rank `device`'s copy of a window); null for a window
+  // copy another process holds (reached through Machine::transport()).
   uint8_t* Base(const TensorVal& v, int device) const;
   void CheckRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
                    const std::vector<int64_t>& ext, const char* role) const;
@@ -198,7 +204,7 @@ class Exec {
   template <typename F>
   void WriteRows(const TensorVal& v, int dev, const std::vector<int64_t>& off,
                  const std::vector<int64_t>& ext, bool atomic_add, const char* role,
-                 const uint8_t* packed, F&& elem);
+                 const uint8_t* packed, F&& value);
   void TrackRow(const TensorVal& v, int dev, int64_t e, int64_t count, int64_t stride, bool write,
                 bool atomic);
   void CountTraffic(const TensorVal& v, int dev, int64_t bytes, bool sent);
@@ -250,7 +256,8 @@ class Interpreter {
                      const ir::Call* call = nullptr);
   // Binds the dynamic dims of f's tensor parameters in `fr` from the tensors passed.
   void BindParamDims(Frame& fr, const ir::Function& f, const ir::Call* call);
-  // Runs every queued rank task and waits for all of them.
+  // Runs every queued rank task and waits for all of them (with a transport:
+  // this process's rank's tasks, then the other ranks' host writes are merged).
   void Flush(Exec& host);
   Value Eval(Exec& ex, const ir::Expr* e);
   std::string FormatSpan(Span s) const;                           // "file:line"
@@ -270,6 +277,8 @@ class Interpreter {
   // subworker.cc: a HOST SubWorker call, run on the host through opts.subworker.
   Value CallSubWorker(Exec& ex, const ir::Call* c, const ir::Function& f, std::vector<Value> args);
   void RunWorker(Exec& ex, std::vector<Task>& tasks);
+  // Runs the queues of every rank (only < 0) or of rank `only`, then clears all.
+  void RunQueues(Exec& host, int only);
   // Records the span [ts, now) of ex's thread as an event (no-op when not tracing);
   // op-level categories take the facts of *ex.note.
   void TraceSpan(Exec& ex, const std::string& name, const char* cat, int64_t ts, Span sp);

@@ -3,7 +3,9 @@
 // window's views are dispatched to, or given by a CommDomainScopeStmt), INT32
 // signal cells with atomic add/set, collective rendezvous points, per-rank
 // traffic statistics and the first fatal error. Thread-safe: signal cells use
-// std::atomic_ref, bookkeeping is under `mu`.
+// std::atomic_ref, bookkeeping is under `mu`. With a Transport (one rank per
+// process, include/pypto/sim/transport.h) only the local rank's copy of each
+// window is in this process; cell and remote accesses go through the transport.
 #pragma once
 
 #include <atomic>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "pypto/core/span.h"
+#include "pypto/sim/transport.h"
 #include "pypto/sim/value.h"
 
 namespace pypto::sim {
@@ -46,7 +49,7 @@ struct Allocation {
   std::string name;
   int64_t bytes = 0;
   Span span;
-  std::vector<uint8_t*> mem;  // per device, 64-byte aligned, zeroed
+  std::vector<uint8_t*> mem;  // per device, 64-byte aligned, zeroed (null: held by another process)
   size_t capacity = 0;        // bytes of each mem[d] (>= bytes)
   bool mapped = false;        // mem[d] are lazily zeroed anonymous mappings (munmap, not free)
   std::set<int> devices;      // devices its views were dispatched to
@@ -93,14 +96,18 @@ struct Rendezvous {
 class Machine {
  public:
   // memory_limit: bytes all window allocations together (every rank's copy)
-  // may reach; 0 = no limit.
-  Machine(int ranks, bool poison_nan, int64_t memory_limit = 0);
+  // may reach; 0 = no limit. transport: null for the in-process engine (every
+  // rank's memory here), else this process holds transport->local_rank() only.
+  Machine(int ranks, bool poison_nan, int64_t memory_limit = 0, Transport* transport = nullptr);
   ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
   int ranks() const { return ranks_; }
   bool poison_nan() const { return poison_nan_; }
+  Transport* transport() const { return transport_; }
+  // Whether rank `device` runs in this process (always, without a transport).
+  bool IsLocal(int device) const { return !transport_ || device == transport_->local_rank(); }
 
   // A window allocation of `bytes` (> 0) on every rank, zeroed. Large ones are
   // anonymous mappings the kernel zeroes page by page on first touch, so a
@@ -121,7 +128,14 @@ class Machine {
   void BeginRun();
   Allocation& alloc(int id) { return *allocs_[id]; }
   size_t NumAllocations() const { return allocs_.size(); }
+  // Rank `device`'s copy of an allocation; null when another process holds it.
   uint8_t* WindowBytes(int alloc, int device) { return allocs_[alloc]->mem[device]; }
+  // n bytes at `off` of rank `device`'s copy (through the transport when remote).
+  void ReadWindow(int alloc, int device, int64_t off, void* dst, size_t n);
+  // INT32 signal cells at byte `off` of rank `device`'s copy: atomic in this
+  // process, and against other processes through the transport.
+  int32_t CellRead(int alloc, int device, int64_t off);
+  void CellNotify(int alloc, int device, int64_t off, bool set, int32_t v);
 
   // Records that `v` (possibly a tuple) was dispatched to `device`.
   void NoteDispatch(int device, const Value& v);
@@ -151,6 +165,7 @@ class Machine {
   int ranks_;
   bool poison_nan_;
   int64_t memory_limit_;
+  Transport* transport_;
   int64_t window_bytes_ = 0;  // under mu
   bool persistent_ = false;
   int64_t run_ = 0;  // BeginRun count

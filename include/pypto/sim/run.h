@@ -41,6 +41,7 @@ inline constexpr int kMaxRanks = 1024;
 // Default RunOptions::memory_limit: 16 GiB of windows and host tensors.
 inline constexpr int64_t kDefaultMemoryLimit = int64_t{16} << 30;
 
+class Transport;
 struct SubWorkerCall;
 // Runs one HOST SubWorker call on the host (pypto.runtime binds the Python
 // function the DSL decorated). Throws a std::exception whose what() goes into
@@ -85,6 +86,13 @@ struct RunOptions {
   // Called when the host orchestrator calls a HOST SubWorker function; unset,
   // such a call is an error (pypto-run cannot run host Python).
   SubWorkerFn subworker;
+  // Null: the in-process engine (every rank in this process). Otherwise this
+  // process runs one rank, transport->local_rank(), of a multi-process run
+  // (pypto-run --transport=mpi): every process calls RunProgram with the same
+  // program, inputs and options; ranks must equal transport->world_size(), and
+  // the parallel schedule without --detect-races, --trace or --timeline is
+  // required (CheckRunOptions says why otherwise).
+  Transport* transport = nullptr;
 };
 
 // A host array: row-major, little-endian element bytes. BF16 is stored as the

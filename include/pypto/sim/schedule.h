@@ -82,6 +82,10 @@ class Scheduler {
   virtual void Finish(LogicalThread& main) = 0;
   // Aborts the run (all blocked threads throw Aborted).
   virtual void Abort() = 0;
+  // Aborts the run like Abort() and returns one line per thread blocked now
+  // (the deadlock report's lines): another process of a multi-process run
+  // failed, and this one says where its ranks were waiting.
+  virtual std::string AbortListingBlocked() = 0;
   virtual bool aborted() const = 0;
   // Set once a deadlock was detected: the rendered report.
   virtual std::string deadlock_report() const = 0;

@@ -48,8 +48,20 @@ ElemFn ElementwiseKernel(ir::OpHandle tile_op);
 
 }  // namespace pypto::sim
 
+namespace pypto::ir {
+struct Call;
+}
+
 namespace pypto::sim {
 class Exec;
+struct Domain;
+struct Rendezvous;
+// Under a transport (semantics/collective_rendezvous.cc): fills `rz` with every
+// domain rank's arrival at collective `seq` (op, position, operands), blocking
+// until all arrived; ExchangeCompletion blocks until every rank finished it.
+void ExchangeArrivals(Exec& ex, const ir::Call& call, const std::vector<Value>& args,
+                      const Domain& d, int64_t seq, Rendezvous* rz);
+void ExchangeCompletion(Exec& ex, const ir::Call& call, const Domain& d, int64_t seq);
 // Loads box [off, off+valid) of `t` (rank `device`'s copy for windows) into a
 // tile of `shape`; valid is intersected with the tensor's valid region.
 std::shared_ptr<TileVal> LoadTile(Exec& ex, const TensorVal& t, int device,

@@ -22,6 +22,10 @@ float BF16ToFloat(uint16_t b);
 uint16_t FloatToBF16(float f);
 double LoadElem(const uint8_t* p, DataType t);
 void StoreElem(uint8_t* p, DataType t, double v);
+// *p += v as an atomic add computes it, without the atomicity: FP16 / BF16 add
+// in FP32 and round once; other types add in double and round on the store
+// (the FP32 and integer atomic adds of src/sim/exec.cc are native).
+void AddElem(uint8_t* p, DataType t, double v);
 // The value `v` becomes when stored as `t` (what a tile element holds).
 double RoundTo(DataType t, double v);
 // Float -> int64 conversion as every integer store does it: truncation toward

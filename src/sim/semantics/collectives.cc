@@ -1,10 +1,10 @@
 // pld.tensor.* and builtin.tensor.* collectives executed as WHOLE operations:
 // the semantic oracle the lowered notify/wait/put programs are compared with.
 // Every rank of the window's comm domain must reach its k-th collective on that
-// domain (a rendezvous); ranks that disagree on which collective comes next are
-// reported. Reductions run in rank order 0..n-1, rounding to the element type
-// after every step (a deterministic sequential oracle). Contiguous FP32/FP16
-// allreduces are split by element range so every rank reduces its own share.
+// domain (a rendezvous; under a transport, messages: collective_rendezvous.cc);
+// ranks that disagree on which collective comes next are reported. Reductions run in rank order
+// 0..n-1, rounding to the element type after every step (a deterministic sequential oracle).
+// Contiguous FP32/FP16 allreduces are split by element range so every rank reduces its own share.
 #include <fmt/format.h>
 
 #include <cstring>
@@ -260,14 +260,25 @@ void WholeOp(Ctx& c, Kind k) {
           const TensorVal& rc = c.T(dst, "recv_counts");
           std::vector<int64_t> idx(rc.rank(), 0);
           idx[0] = src;
-          uint8_t* cell =
-              ex.m.WindowBytes(rc.alloc, c.Dev(dst)) + ex.CellByteOffset(rc, idx, "recv_counts");
-          CellSet(cell, static_cast<int32_t>(cnt));
+          ex.m.CellNotify(rc.alloc, c.Dev(dst), ex.CellByteOffset(rc, idx, "recv_counts"), true,
+                          static_cast<int32_t>(cnt));
         }
       }
       return;
     }
   }
+}
+
+// "" when every rank of the rendezvous called the same collective, else the report.
+std::string Mismatch(Exec& ex, const Rendezvous& rz, const Domain& d, int64_t seq) {
+  for (size_t r = 0; r < rz.op.size(); ++r)
+    if (rz.op[r] != rz.op[0])
+      return fmt::format(
+          "collective mismatch on comm domain {}: collective #{} is {} on rank {} ({}) but {} on "
+          "rank {} ({}); every rank must call the same collectives in the same order",
+          d.Describe(), seq, rz.op[0], d.devices[0], ex.in.FormatSpan(rz.span[0]), rz.op[r],
+          d.devices[r], ex.in.FormatSpan(rz.span[r]));
+  return "";
 }
 
 Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind kind) {
@@ -296,6 +307,22 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind 
   int me = ex.MyDomainRank(*win->tensor);
   int n = static_cast<int>(d.devices.size());
   int64_t seq = ex.m.NextCollectiveSeq(ex.device(), dom);
+  if (ex.m.transport()) {  // one rank per process: the rendezvous is messages
+    Rendezvous rz;
+    rz.op.assign(n, "");
+    rz.span.assign(n, Span{});
+    rz.args.assign(n, {});
+    rz.call.assign(n, nullptr);
+    ExchangeArrivals(ex, call, args, d, seq, &rz);
+    ex.m.stats()[ex.device()].collectives++;
+    if (std::string e = Mismatch(ex, rz, d, seq); !e.empty()) ex.Fail(e);
+    Ctx c{ex, rz, d, n, call, ex.KwEnum(call, "op", ir::ReduceOp::kSum)};
+    if (me == 0) WholeOp(c, kind);  // every rank's windows, through the transport
+    ExchangeCompletion(ex, call, d, seq);
+    if (ex.in.opts.check_signals && sig_alloc >= 0)
+      ex.in.CheckSignalZero(sig_alloc, "after " + name + " at " + ex.in.FormatSpan(call.span));
+    return *win;
+  }
   Rendezvous* rz;
   bool last;
   {
@@ -310,15 +337,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind 
   }
   ex.m.stats()[ex.device()].collectives++;
   if (last) {
-    for (int r = 0; r < n; ++r)
-      if (rz->op[r] != rz->op[0]) {
-        rz->error = fmt::format(
-            "collective mismatch on comm domain {}: collective #{} is {} on rank {} ({}) but {} on "
-            "rank {} ({}); every rank must call the same collectives in the same order",
-            d.Describe(), seq, rz->op[0], d.devices[0], ex.in.FormatSpan(rz->span[0]), rz->op[r],
-            d.devices[r], ex.in.FormatSpan(rz->span[r]));
-        break;
-      }
+    rz->error = Mismatch(ex, *rz, d, seq);
     rz->done = true;
     ex.sched.Wake();
   } else {

@@ -67,6 +67,7 @@ Value AllocWindow(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   if (bytes <= 0) ex.Fail(fmt::format("window size {} bytes must be positive", bytes));
   std::string name = Exec::KwStr(c, "name", "");
   if (name.empty()) name = "window" + std::to_string(ex.m.NumAllocations());
+
   return Value::Ptr(ex.m.NewAllocation(name, bytes, c.span));
 }
 
@@ -95,7 +96,8 @@ Value Window(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   t->valid = t->shape;
   if (ex.m.poison_nan() && IsFloat(*dt) && !al.poisoned && !al.signal) {
     al.poisoned = true;
-    for (uint8_t* p : al.mem) std::memset(p, 0xff, static_cast<size_t>(al.bytes));  // NaN
+    for (uint8_t* p : al.mem)
+      if (p) std::memset(p, 0xff, static_cast<size_t>(al.bytes));  // NaN
   }
   return Value::Of(t);
 }
@@ -155,20 +157,12 @@ Value Notify(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   std::vector<int64_t> idx = ex.Ints(a[2], "offsets");
   int64_t off = ex.CellByteOffset(t, idx, "offsets");
   int64_t v = ex.Int(a[3], "value");
-  uint8_t* cell = ex.m.WindowBytes(t.alloc, dev) + off;
   ex.races.Release(ex.t, t.alloc, dev, off);
   if (ex.note) {  // registered before the write, so a wait that sees the write finds it
-    ex.note->id = ex.in.trace.NoteNotify(cell);
+    ex.note->id = ex.in.trace.NoteNotify(ex.m.WindowBytes(t.alloc, dev) + off);
     ex.note->cell = CellName(ex, t, idx) + fmt::format(" of rank {}", dev);
   }
-  switch (op) {
-    case ir::NotifyOp::kSet:
-      CellSet(cell, static_cast<int32_t>(v));
-      break;
-    case ir::NotifyOp::kAtomicAdd:
-      CellAdd(cell, static_cast<int32_t>(v));
-      break;
-  }
+  ex.m.CellNotify(t.alloc, dev, off, op == ir::NotifyOp::kSet, static_cast<int32_t>(v));
   ex.sched.Wake();
   if (ex.device() >= 0) ex.m.stats()[ex.device()].notifies++;
   return Value::None();
@@ -182,9 +176,10 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
   int64_t off = ex.CellByteOffset(t, idx, "offsets");
   int64_t expected = ex.Int(a[2], "expected");
   bool eq = ex.KwEnum(c, "cmp", ir::WaitCmp::kEq) == ir::WaitCmp::kEq;
-  uint8_t* cell = ex.m.WindowBytes(t.alloc, ex.device()) + off;
-  auto ready = [cell, expected, eq] {
-    int32_t v = CellLoad(cell);
+  Machine& m = ex.m;
+  int alloc = t.alloc, me = ex.device();
+  auto ready = [&m, alloc, me, off, expected, eq] {
+    int32_t v = m.CellRead(alloc, me, off);
     return eq ? v == expected : v >= expected;
   };
   ex.m.stats()[ex.device()].waits++;
@@ -194,17 +189,18 @@ Value Wait(Exec& ex, const ir::Call& c, std::vector<Value>& a) {
     bi.function = ex.FunctionName();
     bi.span = c.span;
     std::string name = CellName(ex, t, idx);
-    bi.describe = [cell, expected, eq, name] {
+    bi.describe = [&m, alloc, me, off, expected, eq, name] {
       return fmt::format("{} expected {} {} ({}), actual {}", name, eq ? "==" : ">=", expected,
-                         eq ? "Eq" : "Ge", CellLoad(cell));
+                         eq ? "Eq" : "Ge", m.CellRead(alloc, me, off));
     };
     int64_t t0 = ex.note ? ex.sched.Now(ex.t) : 0;
     ex.sched.Block(ex.t, ready, std::move(bi));
     if (ex.note) ex.note->blocked = ex.sched.Now(ex.t) - t0;
   }
+  if (m.transport()) m.transport()->Acquire();
   if (ex.note) {
     ex.note->wait = true;
-    ex.note->released_by = ex.in.trace.LastNotify(cell);
+    ex.note->released_by = ex.in.trace.LastNotify(m.WindowBytes(alloc, me) + off);
     ex.note->cell = CellName(ex, t, idx) + fmt::format(" of rank {}", ex.device());
   }
   ex.races.Acquire(ex.t, t.alloc, ex.device(), off);

@@ -1,6 +1,6 @@
 """The InCore allreduce matrix: mesh and ring x {FP32, FP16} x {Sum, Max, Min,
 Prod} x P in {1, 2, 3, 4, 8} x sizes {1, 17, 4097, 65537} x {static, dynamic}
-(plus partially valid targets), each lowered by lower-composite-ops and run on
+(plus six cases of 2^20 elements, BIG, and partially valid targets), each lowered by lower-composite-ops and run on
 pypto-run against the whole-op run of the same input.
 
 Programs: a static mesh target [1, N] (allreduce_prog.txt); a static ring,
@@ -38,6 +38,11 @@ DTYPES = ("FP32", "FP16")
 OPS = ("Sum", "Max", "Min", "Prod")
 RANKS = (1, 2, 3, 4, 8)
 SIZES = (1, 17, 4097, 65537)
+# 2^20 elements: a sample of the product (each mode and dtype, every ReduceOp, static
+# and dynamic, P from 1 to 8), to keep the run short.
+BIG = (("mesh", "FP32", "Sum", 4, "dynamic"), ("mesh", "FP16", "Prod", 8, "static"),
+       ("mesh", "FP32", "Max", 1, "static"), ("ring", "FP16", "Min", 8, "dynamic"),
+       ("ring", "FP32", "Max", 3, "static"), ("ring", "FP16", "Sum", 2, "static"))
 # (mode, R, C, valid rows, valid cols, symbolic rows): partial valid targets.
 PARTIAL = (("mesh", 4, 17, 3, 10, False), ("mesh", 8, 40, 5, 40, True),
            ("ring", 4, 33, 3, 33, False))
@@ -73,6 +78,8 @@ def cases():
                         yield mode, dt, op, P, n, "static"
                         if not (mode == "ring" and P == 1):
                             yield mode, dt, op, P, n, "dynamic"
+    for mode, dt, op, P, kind in BIG:
+        yield mode, dt, op, P, 1 << 20, kind
 
 
 def partial_cases():
@@ -116,7 +123,9 @@ def partial_key(mode, dt, op, P, box):
 
 
 def all_keys():
-    keys = {program_key(*c): None for c in cases()}
+    keys = {}
+    for c in cases():  # the case's program and its whole-op (static) program
+        keys.update({program_key(*c): None, program_key(*c[:5], "static"): None})
     keys.update({partial_key(*c): None for c in partial_cases()})
     return list(keys)
 

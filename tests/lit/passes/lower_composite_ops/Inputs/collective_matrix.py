@@ -5,7 +5,9 @@ all_to_all, reduce_scatter, all_to_all_v) x {FP32, FP16} x row sizes
 {1, 17, 4097, 4112, 65537} x {static dims, dynamic dims (NR and M =
 pl.dynamic, bound at run time from the tensor parameters)}; the rank count P
 cycles through 1, 2, 3, 4, 8 and reduce_scatter's ReduceOp through Sum, Max,
-Min, Prod, so every P meets every collective and size class.
+Min, Prod, so every P meets every collective and size class. Plus one case of
+2^20 elements per collective (BIG; FP16 / FP32, static / dynamic and P in 2, 3,
+4 alternating; a PCT sweep of 1).
 
 Each program is a kernel entry that runs its collective TWICE back to back on
 one window and one signal, with different inputs and a copy-out after each call
@@ -32,6 +34,7 @@ import numpy as np
 NP = {"FP32": np.float32, "FP16": np.float16}
 KINDS = ["broadcast", "allgather", "all_to_all", "reduce_scatter", "all_to_all_v"]
 SIZES = [1, 17, 4097, 4112, 65537]
+BIG = 1 << 20  # one case per kind (see cases)
 RANKS = [1, 2, 3, 4, 8]
 OPS = ["Sum", "Max", "Min", "Prod"]
 MR = 2  # all_to_all_v: MAX_RECV
@@ -49,6 +52,10 @@ def cases(kinds=None):
                     out.append({"kind": kind, "dt": dt, "n": n, "dyn": dyn,
                                 "P": RANKS[(2 * s + dyn + 3 * t + KINDS.index(kind)) % len(RANKS)],
                                 "op": OPS[(2 * s + dyn + t) % len(OPS)]})
+    for kind in kinds or KINDS:  # 2^20 elements once per kind (dtype, P, dims and op vary)
+        i = KINDS.index(kind)
+        out.append({"kind": kind, "dt": ("FP16", "FP32")[i % 2], "n": BIG, "dyn": i % 2 == 0,
+                    "P": (2, 4, 3, 2, 2)[i], "op": OPS[i % len(OPS)]})
     return out
 
 
@@ -203,7 +210,7 @@ def run_case(c, a):
     align = ["--check-alignment"] if aligned(c) else []
     # A PCT sweep of 20 on the small rows, 2 on the large ones (same protocol,
     # more chunks; the sweep's cost grows with the data).
-    sweep = str(a.sweep if c["n"] <= 4112 else 2)
+    sweep = str(a.sweep if c["n"] <= 4112 else 2 if c["n"] < BIG else 1)
     lines, fails = [], 0
     for label, prog, sched in (("before", src, []), ("after", low, ["--schedule=random:%d" % c["P"]]),
                                ("after", low, ["--schedule=pct:1", "--sweep", sweep])):

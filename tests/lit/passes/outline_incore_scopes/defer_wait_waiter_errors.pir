@@ -2,7 +2,7 @@
 # scope registering conditions is a dedicated top-level single-block pure-AIV
 # task: no split=, no predicate=, no allow_early_resolve=True, nothing but
 # registrations and scalar bookkeeping (no tensor.read, payload, cache or comm
-# op), at most 64 registrations (a registering loop needs a static trip count).
+# op: each kind is tried), at most 64 registrations (a registering loop needs a static trip count).
 # The accepted waiter (scalar bookkeeping, a branch, a loop of static trip count,
 # a loop without registrations of dynamic trip count) outlines without errors.
 # RUN: pypto-opt %s --verify-each --roundtrip-each > /dev/null
@@ -37,6 +37,16 @@ class Waiters:
             pld.system.defer_wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
             # CHECK: defer_wait_waiter_errors.pir:[[@LINE+1]]:13: error: a pld.system.defer_wait waiter: pld.system.notify is not allowed between registrations
             pld.system.notify(sig, 0, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd)
+            pld.system.defer_wait(sig, [1, 0], 1, cmp=pld.WaitCmp.Ge)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            pld.system.defer_wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+            # CHECK: defer_wait_waiter_errors.pir:[[@LINE+1]]:17: error: a pld.system.defer_wait waiter: tile.load is not allowed between registrations
+            t = pl.load(x, [0, 0], [4, 8])
+            pld.system.defer_wait(sig, [1, 0], 1, cmp=pld.WaitCmp.Ge)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            pld.system.defer_wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+            # CHECK: defer_wait_waiter_errors.pir:[[@LINE+1]]:13: error: a pld.system.defer_wait waiter: system.cacheinvalid is not allowed between registrations
+            pl.system.cacheinvalid(sig, [4, 1], [0, 0])
             pld.system.defer_wait(sig, [1, 0], 1, cmp=pld.WaitCmp.Ge)
         with pl.at(level=pl.Level.CORE_GROUP):
             # CHECK: defer_wait_waiter_errors.pir:[[@LINE+1]]:13: error: a pld.system.defer_wait waiter: a loop that registers conditions needs a static trip count (a task registers at most 64)

@@ -4,7 +4,7 @@ PTO text that only FileCheck has seen may still be rejected by the assembler it 
 for. This script collects every module the test suite emits and runs ptoas on each
 the way upstream PyPTO invokes it:
 
-  * every .pir under tests/lit, tests/golden and examples that compiles, through
+  * every .pir under tests/lit, tests/golden and examples, through
     `pypto-opt FILE --pipeline=default --emit=pto -o DIR` and through plain
     `--emit=pto` (files already at tile level), plus `--target=a5` for files whose
     RUN lines use it;
@@ -19,6 +19,14 @@ Identical module texts are assembled once. A rejection fails the tier with ptoas
 message and the programs that emit the module, unless known_rejections.txt (beside
 this file) lists it; a listed module that is accepted, or that no program emits any
 more, fails the tier too, so the list cannot go stale.
+
+Nothing is skipped silently: a .pir file none of whose variants compiles fails the
+tier, unless it is a diagnostic test (a RUN line of some lit file runs
+`not pypto-opt` / an expect-exit wrapper of pypto-opt on it), holds no program (no
+@pl.program / @pl.function / @pl.jit: a runner's driver), or not_compiled.txt lists
+it (`file:`, `error:` text of its pypto-opt message, `why:`); a listed file that
+compiles, or whose message changed, fails too. A runner's program that does not
+compile always fails.
 
   ptoas_tier.py SRCROOT BINDIR [-j N]      exit 0 pass, 1 fail, 77 ptoas not found
 """
@@ -98,13 +106,55 @@ def collective_programs(src, scratch):
 
 
 def emit(opt, pir, flags, outdir):
-    """The modules `pypto-opt pir flags --emit=pto -o outdir` writes, or None if it fails."""
+    """(modules `pypto-opt pir flags --emit=pto -o outdir` writes or None if it fails, stderr)."""
     os.makedirs(outdir)
     p = subprocess.run([opt, pir, *flags, "--emit=pto", "-o", outdir], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+                       stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
-        return None
-    return {f: open(os.path.join(outdir, f), encoding="utf-8").read() for f in sorted(os.listdir(outdir))}
+        return None, p.stderr
+    return {f: open(os.path.join(outdir, f), encoding="utf-8").read() for f in sorted(os.listdir(outdir))}, ""
+
+
+# A RUN line that expects pypto-opt to fail on a file: `not pypto-opt F` or an
+# expect-exit wrapper (`expect_exit1.py pypto-opt F`, `expect_exit.py N pypto-opt F`,
+# `simtool.py expect-exit N -- pypto-opt F`).
+NEGATIVE_RUN = re.compile(r"(?:\bnot|expect[-_]exit\S*(?:\s+\d+)?(?:\s+--)?)\s+pypto-opt\s+(\S+)")
+PROGRAM = re.compile(r"^\s*@pl\.(program|function|jit)\b", re.M)
+
+
+def diagnostic_tests(files):
+    """Paths some lit RUN line runs pypto-opt on expecting it to fail."""
+    out = set()
+    for path in files:
+        here = os.path.dirname(path)
+        for line in open(path, encoding="utf-8", errors="replace"):
+            if "RUN:" not in line:
+                continue
+            for m in NEGATIVE_RUN.finditer(line):
+                out.add(os.path.normpath(m.group(1).replace("%s", path).replace("%S", here)))
+    return out
+
+
+def read_not_compiled(path):
+    """not_compiled.txt: blocks of `file:` (a path below the source root), `error:` (text the
+    pypto-opt message contains) and `why:` lines."""
+    entries, cur = {}, None
+    for n, raw in enumerate(open(path, encoding="utf-8"), 1):
+        line = raw.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, value = line.partition(": ")
+        key, value = key.strip(), value.strip()
+        if key == "file":
+            cur = entries[value] = {"line": n}
+        elif key in ("error", "why") and cur is not None and key not in cur:
+            cur[key] = value
+        else:
+            sys.exit("%s:%d: expected `file:`, then `error:` and `why:` lines" % (path, n))
+    for f, e in entries.items():
+        if "error" not in e or "why" not in e:
+            sys.exit("%s:%d: entry for %s needs `error:` and `why:`" % (path, e["line"], f))
+    return entries
 
 
 def read_known(path):
@@ -137,8 +187,9 @@ def main():
     ap.add_argument("src")
     ap.add_argument("bindir")
     ap.add_argument("-j", type=int, default=2)
-    ap.add_argument("--known", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                     "known_rejections.txt"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--known", default=os.path.join(here, "known_rejections.txt"))
+    ap.add_argument("--not-compiled", default=os.path.join(here, "not_compiled.txt"))
     a = ap.parse_args()
     start = time.monotonic()
     ptoas = find_ptoas(a.src)
@@ -153,6 +204,7 @@ def main():
         return 1
     opt = os.path.join(a.bindir, "pypto-opt")
     known = read_known(a.known)
+    not_compiled = read_not_compiled(a.not_compiled)
     modules = {}  # sha256 -> {"text", "sources": [label]}
     programs = compiled = 0
 
@@ -162,7 +214,9 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="ptoas_tier.") as scratch:
         jobs = []  # (label prefix, pir path, flags)
-        for pir in pir_files(a.src):
+        files = pir_files(a.src)
+        negative = diagnostic_tests(files)
+        for pir in files:
             rel = os.path.relpath(pir, a.src)
             variants = [["--pipeline=default"], []]
             if "--target=a5" in open(pir, encoding="utf-8").read():
@@ -179,8 +233,16 @@ def main():
 
         with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
             results = list(pool.map(lower, range(len(jobs))))
-        for (label, pir, flags), mods in zip(jobs, results):
+        errors = {}  # source file -> stderr of each failed variant (None once one compiles)
+        for (label, pir, flags), (mods, err) in zip(jobs, results):
             programs += 1
+            if label == os.path.relpath(pir, a.src):  # a source file, not a runner's program
+                if mods is not None:
+                    errors[label] = None
+                elif label not in errors:
+                    errors[label] = err  # the first variant's message (--pipeline=default)
+            elif mods is None:
+                errors[label] = err  # a runner's program must compile
             if mods is None:
                 continue
             compiled += 1
@@ -208,6 +270,30 @@ def main():
             verdicts = dict(zip(hashes, pool.map(assemble, hashes)))
 
     failures = []
+    counts = {"diagnostic tests": 0, "files without a program": 0, "listed in not_compiled.txt": 0}
+    for label, err in sorted(errors.items()):
+        listed = not_compiled.get(label)
+        path = os.path.normpath(os.path.join(a.src, label))
+        if err is None:
+            if listed:
+                failures.append("%s compiles now: remove it from %s:%d" % (label, a.not_compiled, listed["line"]))
+            continue
+        if not os.path.exists(path):
+            failures.append("a runner's program does not compile: %s\n%s" % (label, err.rstrip()))
+        elif path in negative:
+            counts["diagnostic tests"] += 1
+        elif not PROGRAM.search(open(path, encoding="utf-8", errors="replace").read()):
+            counts["files without a program"] += 1
+        elif listed and listed["error"] in err:
+            counts["listed in not_compiled.txt"] += 1
+        else:
+            failures.append("%s does not compile (not a diagnostic test%s):\n%s" % (
+                label, "; listed in %s:%d with a different error" % (a.not_compiled, listed["line"])
+                if listed else ", not listed in not_compiled.txt", err.rstrip()))
+    for label, e in not_compiled.items():
+        if label not in errors:
+            failures.append("not_compiled.txt names a file the tier does not compile (%s:%d): %s"
+                            % (a.not_compiled, e["line"], label))
     matched = set()
     for h in hashes:
         rc, out = verdicts[h]
@@ -237,6 +323,8 @@ def main():
         print("FAIL: " + f + "\n")
     print("ptoas_tier: %d programs (%d compile), %d modules (%d distinct), ptoas %s" %
           (programs, compiled, sum(len(m["sources"]) for m in modules.values()), len(hashes), ptoas))
+    print("ptoas_tier: %d .pir files compile under no variant: %s" % (
+        sum(counts.values()), ", ".join("%d %s" % (v, k) for k, v in counts.items())))
     print("ptoas_tier: %d accepted, %d rejected (%d listed as known), %d failures, %.1f s" %
           (accepted, len(hashes) - accepted, len(known), len(failures), time.monotonic() - start))
     return 1 if failures else 0

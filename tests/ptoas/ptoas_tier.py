@@ -233,16 +233,16 @@ def main():
 
         with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
             results = list(pool.map(lower, range(len(jobs))))
-        errors = {}  # source file -> stderr of each failed variant (None once one compiles)
+        errors = {}  # source file -> [stderr of each failed variant] (None once one compiles)
         for (label, pir, flags), (mods, err) in zip(jobs, results):
             programs += 1
             if label == os.path.relpath(pir, a.src):  # a source file, not a runner's program
                 if mods is not None:
                     errors[label] = None
-                elif label not in errors:
-                    errors[label] = err  # the first variant's message (--pipeline=default)
+                elif errors.get(label, []) is not None:
+                    errors[label] = errors.get(label, []) + [err]  # each failed variant's message
             elif mods is None:
-                errors[label] = err  # a runner's program must compile
+                errors[label] = [err]  # a runner's program must compile
             if mods is None:
                 continue
             compiled += 1
@@ -279,17 +279,17 @@ def main():
                 failures.append("%s compiles now: remove it from %s:%d" % (label, a.not_compiled, listed["line"]))
             continue
         if not os.path.exists(path):
-            failures.append("a runner's program does not compile: %s\n%s" % (label, err.rstrip()))
+            failures.append("a runner's program does not compile: %s\n%s" % (label, err[0].rstrip()))
         elif path in negative:
             counts["diagnostic tests"] += 1
         elif not PROGRAM.search(open(path, encoding="utf-8", errors="replace").read()):
             counts["files without a program"] += 1
-        elif listed and listed["error"] in err:
+        elif listed and any(listed["error"] in e for e in err):
             counts["listed in not_compiled.txt"] += 1
         else:
             failures.append("%s does not compile (not a diagnostic test%s):\n%s" % (
                 label, "; listed in %s:%d with a different error" % (a.not_compiled, listed["line"])
-                if listed else ", not listed in not_compiled.txt", err.rstrip()))
+                if listed else ", not listed in not_compiled.txt", err[0].rstrip()))
     for label, e in not_compiled.items():
         if label not in errors:
             failures.append("not_compiled.txt names a file the tier does not compile (%s:%d): %s"

@@ -49,7 +49,6 @@ namespace {
 // AIV cores one builtin dispatch may use (one block per core): Ascend910B
 // (a2a3) has 24 AI cores with 2 AIV each; the a5 profile is assumed 32 x 2.
 int64_t AivCoreCount(const std::string& arch) { return arch == "a5" ? 64 : 48; }
-constexpr int64_t kMaxRingRanks = 16;
 
 const DistributedTensorType* DistOf(const Expr* e) { return As<DistributedTensorType>(e->type); }
 
@@ -249,11 +248,11 @@ class HostCollectiveLowerer : public util::LoopDepthMutator {
                                 "has {} devices; a ring signal is [2 * (NR - 1) + 1, NR] "
                                 "with NR the device count",
                                 *nr, *n));
-      if (nr && *nr > kMaxRingRanks)
+      if (nr && *nr > ir::kMaxHostRingRanks)
         return Fail(c, sig,
                     fmt::format("mode=\"ring\" on the HOST rail supports at most {} "
                                 "ranks, got {}; use the mesh mode",
-                                kMaxRingRanks, *nr));
+                                ir::kMaxHostRingRanks, *nr));
       std::optional<int64_t> numel = 1;
       for (const Expr* d : t->shape) {
         auto v = StaticInt(d);

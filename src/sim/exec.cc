@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "pypto/sim/arg_directions.h"
 #include "pypto/sim/interpreter.h"
 
 namespace pypto::sim {
@@ -225,9 +226,20 @@ void Exec::CountTraffic(const TensorVal& v, int dev, int64_t bytes, bool sent) {
   if (note) note->bytes += bytes;
 }
 
+void Exec::JudgeDirections(const TensorVal& v, const std::vector<int64_t>& off,
+                           const std::vector<int64_t>& ext, bool write, const char* role) {
+  int64_t eb = DTypeBytes(v.dtype);
+  const DirGuard* bad = nullptr;
+  ForRuns(v, off, ext, [&](int64_t e, int64_t, int64_t count) {
+    if (!bad) bad = JudgeAccess(v, e * eb, (e + count) * eb, write);
+  });
+  if (bad) FailDirection(*this, *bad, v, write, role, off, ext);
+}
+
 void Exec::ReadBytes(const TensorVal& v, int dev, const std::vector<int64_t>& off,
                      const std::vector<int64_t>& ext, uint8_t* out, const char* role) {
   CheckRegion(v, dev, off, ext, role);
+  if (v.dir) JudgeDirections(v, off, ext, false, role);
   const uint8_t* base = Base(v, dev);
   int64_t eb = DTypeBytes(v.dtype), n = 0;
   bool track = races.enabled() && v.IsWindow();
@@ -320,6 +332,7 @@ void Exec::WriteRows(const TensorVal& v, int dev, const std::vector<int64_t>& of
                      const std::vector<int64_t>& ext, bool atomic_add, const char* role,
                      const uint8_t* packed, F&& value) {
   CheckRegion(v, dev, off, ext, role);
+  if (v.dir) JudgeDirections(v, off, ext, true, role);
   uint8_t* base = Base(v, dev);
   int64_t eb = DTypeBytes(v.dtype), n = 0;
   DataType dt = v.dtype;

@@ -8,6 +8,7 @@
 
 #include "pypto/core/check.h"
 #include "pypto/ir/casting.h"
+#include "pypto/sim/arg_directions.h"
 #include "pypto/sim/host_sync.h"
 
 namespace pypto::sim {
@@ -480,6 +481,9 @@ Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> 
   } depth_guard(ex.call_depth);
   Frame fr;
   fr.fn = &f;
+  static std::atomic<uint64_t> next_call{1};
+  bool guard = f.IsKernel() || (call && FindAttr(call->attrs, "device"));
+  uint64_t call_id = guard ? next_call++ : 0;
   for (size_t i = 0; i < args.size(); ++i) {
     // An integer scalar passed to an integer parameter of another width
     // converts (wraps) to the parameter's dtype, as the verifier allows.
@@ -487,6 +491,8 @@ Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> 
     if (ps && args[i].IsScalar() && IsInteger(args[i].dtype) && IsInteger(ps->dtype) &&
         args[i].dtype != ps->dtype)
       args[i] = CastScalar(args[i], ps->dtype);
+    // A kernel call or a device dispatch honours its parameters' directions.
+    if (guard) args[i] = GuardArgument(f, i, args[i], call ? call->span : f.span, call_id);
     fr.env[f.params[i]] = std::move(args[i]);
   }
   BindParamDims(fr, f, call);
@@ -494,6 +500,8 @@ Value Interpreter::CallFunction(Exec& ex, const Function& f, std::vector<Value> 
   ex.frame = &fr;
   if (f.body) ExecStmt(ex, f.body);
   ex.frame = saved;
+  if (guard)
+    for (Value& v : fr.ret) v = ReleaseGuards(v, call_id);
   if (fr.ret.empty()) return Value::None();
   if (fr.ret.size() == 1) return fr.ret[0];
   return Value::Tuple(std::move(fr.ret));

@@ -15,4 +15,8 @@ enum class ReduceOp : int { kSum = 0, kMax = 1, kMin = 2, kProd = 3 };  // colle
 // (independent of the scheduler's limit on concurrently deferred tasks).
 inline constexpr int kMaxDeferredConditions = 64;
 
+// mode="ring" on the HOST rail (builtin.tensor.allreduce_ring) runs on at most
+// this many ranks (checked by the lowering when NR is static, else at run time).
+inline constexpr int kMaxHostRingRanks = 16;
+
 }  // namespace pypto::ir

@@ -174,6 +174,10 @@ class Exec {
   uint8_t* Base(const TensorVal& v, int device) const;
   void CheckRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
                    const std::vector<int64_t>& ext, const char* role) const;
+  // The argument-direction guards of v (arg_directions.h) on an access of the
+  // box: an error on a write under pl.In or a read of unwritten pl.Out bytes.
+  void JudgeDirections(const TensorVal& v, const std::vector<int64_t>& off,
+                       const std::vector<int64_t>& ext, bool write, const char* role);
   std::vector<double> ReadRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,
                                  const std::vector<int64_t>& ext, const char* role);
   void WriteRegion(const TensorVal& v, int device, const std::vector<int64_t>& off,

@@ -14,6 +14,8 @@
 
 namespace pypto::sim {
 
+struct DirGuard;  // pypto/sim/arg_directions.h
+
 // Bit-exact element conversions. Every store rounds to the element type
 // (round-to-nearest-even for FP16/BF16/FP32, two's-complement wrap for ints).
 float HalfToFloat(uint16_t h);
@@ -57,6 +59,9 @@ struct TensorVal {
   // A host tensor dispatched to a device is, on the hardware, its own device
   // buffer: the element offset of that buffer's start (for --check-alignment).
   int64_t gm_base = 0;
+  // Set while the view is an argument bound to a pl.In / pl.Out parameter of a
+  // running call (pypto/sim/arg_directions.h); views made from it inherit it.
+  std::shared_ptr<DirGuard> dir;
 
   size_t rank() const { return shape.size(); }
   int64_t NumElements() const;

@@ -9,6 +9,7 @@
 
 #include <cstring>
 
+#include "pypto/sim/collective_checks.h"
 #include "pypto/sim/interpreter.h"
 #include "pypto/sim/semantics_util.h"
 
@@ -306,6 +307,7 @@ Value Collective(Exec& ex, const ir::Call& call, std::vector<Value>& args, Kind 
   const Domain& d = ex.m.domain(dom);
   int me = ex.MyDomainRank(*win->tensor);
   int n = static_cast<int>(d.devices.size());
+  CheckCollectiveOperands(ex, call, args, d);
   int64_t seq = ex.m.NextCollectiveSeq(ex.device(), dom);
   if (ex.m.transport()) {  // one rank per process: the rendezvous is messages
     Rendezvous rz;

@@ -142,7 +142,26 @@ class WaiterBody {
   DiagnosticEngine& diag_;
 };
 
-class WaiterFinder : public IRVisitor {
+// A visitor that knows how many pl.at / pl.spmd / pl.split_aiv / hierarchy
+// scopes enclose the node it is at (depth_).
+class ScopeDepthVisitor : public IRVisitor {
+ public:
+  void Visit_InCoreScopeStmt(const InCoreScopeStmt* s) override { Nested(s); }
+  void Visit_SpmdScopeStmt(const SpmdScopeStmt* s) override { Nested(s); }
+  void Visit_SplitAivScopeStmt(const SplitAivScopeStmt* s) override { Nested(s); }
+  void Visit_HierarchyScopeStmt(const HierarchyScopeStmt* s) override { Nested(s); }
+
+ protected:
+  template <class S>
+  void Nested(const S* s) {
+    ++depth_;
+    IRVisitor::VisitChildren(s);
+    --depth_;
+  }
+  int depth_ = 0;
+};
+
+class WaiterFinder : public ScopeDepthVisitor {
  public:
   explicit WaiterFinder(DiagnosticEngine& d) : diag_(d) {}
 
@@ -150,18 +169,8 @@ class WaiterFinder : public IRVisitor {
     if (Registers(s->body)) Check(*s);
     Nested(s);
   }
-  void Visit_SpmdScopeStmt(const SpmdScopeStmt* s) override { Nested(s); }
-  void Visit_SplitAivScopeStmt(const SplitAivScopeStmt* s) override { Nested(s); }
-  void Visit_HierarchyScopeStmt(const HierarchyScopeStmt* s) override { Nested(s); }
 
  private:
-  template <class S>
-  void Nested(const S* s) {
-    ++depth_;
-    IRVisitor::VisitChildren(s);
-    --depth_;
-  }
-
   void Check(const InCoreScopeStmt& s) {
     if (depth_ > 0)
       diag_.Error(s.span, fmt::format("{} must be a top-level pl.at(level=pl.Level.CORE_GROUP) "
@@ -176,12 +185,11 @@ class WaiterFinder : public IRVisitor {
   }
 
   DiagnosticEngine& diag_;
-  int depth_ = 0;
 };
 
 // The calls of function `callee` in a body, each with whether it sits inside a
 // pl.spmd / pl.split_aiv / pl.at / hierarchy scope.
-class CallSites : public IRVisitor {
+class CallSites : public ScopeDepthVisitor {
  public:
   explicit CallSites(const std::string& callee) : callee_(callee) {}
   std::vector<std::pair<const Call*, bool>> calls;
@@ -190,20 +198,9 @@ class CallSites : public IRVisitor {
     if (c->callee == callee_) calls.push_back({c, depth_ > 0});
     IRVisitor::Visit_Call(c);
   }
-  void Visit_InCoreScopeStmt(const InCoreScopeStmt* s) override { Nested(s); }
-  void Visit_SpmdScopeStmt(const SpmdScopeStmt* s) override { Nested(s); }
-  void Visit_SplitAivScopeStmt(const SplitAivScopeStmt* s) override { Nested(s); }
-  void Visit_HierarchyScopeStmt(const HierarchyScopeStmt* s) override { Nested(s); }
 
  private:
-  template <class S>
-  void Nested(const S* s) {
-    ++depth_;
-    IRVisitor::VisitChildren(s);
-    --depth_;
-  }
   const std::string& callee_;
-  int depth_ = 0;
 };
 
 // The revalidation of a kernel carrying the waiter mark, and of its calls.

@@ -135,31 +135,9 @@ def diagnostic_tests(files):
     return out
 
 
-def read_not_compiled(path):
-    """not_compiled.txt: blocks of `file:` (a path below the source root), `error:` (text the
-    pypto-opt message contains) and `why:` lines."""
-    entries, cur = {}, None
-    for n, raw in enumerate(open(path, encoding="utf-8"), 1):
-        line = raw.rstrip("\n")
-        if not line.strip() or line.startswith("#"):
-            continue
-        key, _, value = line.partition(": ")
-        key, value = key.strip(), value.strip()
-        if key == "file":
-            cur = entries[value] = {"line": n}
-        elif key in ("error", "why") and cur is not None and key not in cur:
-            cur[key] = value
-        else:
-            sys.exit("%s:%d: expected `file:`, then `error:` and `why:` lines" % (path, n))
-    for f, e in entries.items():
-        if "error" not in e or "why" not in e:
-            sys.exit("%s:%d: entry for %s needs `error:` and `why:`" % (path, e["line"], f))
-    return entries
-
-
-def read_known(path):
-    """known_rejections.txt: blocks of `module:` (a source label as the tier prints it, `*`
-    and `?` wildcards allowed), `error:` (text ptoas' message contains) and `why:` lines."""
+def read_blocks(path, head):
+    """Blocks of `<head>:`, then `error:` (text the message contains) and `why:` lines, as
+    dicts with the head's value under `head` and the block's first line under `line`."""
     entries, cur = [], None
     for n, raw in enumerate(open(path, encoding="utf-8"), 1):
         line = raw.rstrip("\n")
@@ -167,18 +145,31 @@ def read_known(path):
             continue
         key, _, value = line.partition(": ")
         key, value = key.strip(), value.strip()
-        if key == "module":
-            # `*` and `?` are wildcards; everything else (brackets too) is literal.
-            pattern = re.escape(value).replace(r"\*", ".*").replace(r"\?", ".")
-            cur = {"module": value, "line": n, "pattern": re.compile(pattern)}
+        if key == head:
+            cur = {head: value, "line": n}
             entries.append(cur)
         elif key in ("error", "why") and cur is not None and key not in cur:
             cur[key] = value
         else:
-            sys.exit("%s:%d: expected `module:`, then `error:` and `why:` lines" % (path, n))
+            sys.exit("%s:%d: expected `%s:`, then `error:` and `why:` lines" % (path, n, head))
     for e in entries:
         if "error" not in e or "why" not in e:
-            sys.exit("%s:%d: entry for %s needs `error:` and `why:`" % (path, e["line"], e["module"]))
+            sys.exit("%s:%d: entry for %s needs `error:` and `why:`" % (path, e["line"], e[head]))
+    return entries
+
+
+def read_not_compiled(path):
+    """not_compiled.txt: `file:` blocks (a path below the source root), keyed by that path."""
+    return {e["file"]: e for e in read_blocks(path, "file")}
+
+
+def read_known(path):
+    """known_rejections.txt: `module:` blocks (a source label as the tier prints it, `*` and
+    `?` wildcards allowed; everything else, brackets too, is literal)."""
+    entries = read_blocks(path, "module")
+    for e in entries:
+        pattern = re.escape(e["module"]).replace(r"\*", ".*").replace(r"\?", ".")
+        e["pattern"] = re.compile(pattern)
     return entries
 
 

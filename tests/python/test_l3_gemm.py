@@ -10,8 +10,8 @@ window) is the second input: P = 2, random schedules, races detected. Inputs are
 every FP32 product and sum is exact and the oracle (numpy's matmul) agrees bit
 for bit."""
 
+import importlib.util
 import os
-import shutil
 import subprocess
 
 import numpy as np
@@ -263,12 +263,13 @@ def test_l3_gemm_random_schedules_are_race_free():
 
 
 def _ptoas():
-    here = os.path.dirname(os.path.abspath(__file__))
-    for cand in (os.environ.get("PYPTO_PTOAS"), shutil.which("ptoas"),
-                 os.path.join(here, "..", "..", "..", "shared", "tools", "ptoas", "bin", "ptoas")):
-        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    return None
+    """ptoas found as the ptoas ctest tier finds it (tests/ptoas/ptoas_tier.py)."""
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    spec = importlib.util.spec_from_file_location("ptoas_tier",
+                                                  os.path.join(root, "tests", "ptoas", "ptoas_tier.py"))
+    tier = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tier)
+    return tier.find_ptoas(root)
 
 
 def test_l3_gemm_compiles_to_pto(tmp_path):

@@ -22,12 +22,17 @@
 //    region get attr core_placement="aiv", so a later AIC/AIV split keeps them
 //    on the vector lane only;
 //  * the function gets attrs split_aiv=2 and split_aiv_region_validated=True.
-// AUTO path (function attr split=UP_DOWN/LEFT_RIGHT set by
-// outline-incore-scopes): only a genuinely MIXED kernel (cube and vector work)
-// is split there; a pure-vector kernel is left for expand-mixed-kernel as
-// upstream does. A MIXED one is reported as not supported (the halving of its
-// vector part and the cube/vector boundary moves are not implemented), as is a
-// kernel with both a function-level split and explicit regions.
+// AUTO path (function attr split=UP_DOWN/LEFT_RIGHT, written on the kernel or
+// set by outline-incore-scopes):
+//  * a pure-vector kernel is honoured, not ignored: its whole body (all but a
+//    trailing return) is lowered as one region of that mode, so each lane does
+//    half of it (upstream leaves this to a later SplitVectorKernel pass; the
+//    result is the same kernel). What cannot be halved is reported as for a
+//    region, naming the kernel and its split;
+//  * a genuinely MIXED kernel (cube and vector work) is reported as not
+//    supported (the halving of its vector part and the cube/vector boundary
+//    moves are not implemented), as is a kernel with both a function-level
+//    split and explicit regions.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -144,7 +149,7 @@ class Halver : public IRMutator {
   void Unsupported(Span span, const std::string& why) {
     if (failed) return;
     failed = true;
-    diag_.Error(span, fmt::format("lower-auto-vector-split: {} inside a {} region is not "
+    diag_.Error(span, fmt::format("lower-auto-vector-split: {} inside {} is not "
                                   "supported; only full-width element-wise tile work "
                                   "(tile.load / tile.store of 2-D tensors, tile.create, "
                                   "element-wise tile ops) can be halved",
@@ -350,17 +355,20 @@ class Stamper : public IRMutator {
 class RegionLowerer : public IRMutator {
  public:
   RegionLowerer(Context& ctx, DiagnosticEngine& diag) : IRMutator(ctx), diag_(diag) {}
+  // Names the regions in diagnostics (default: "a pl.split_aiv(2, mode=M) region").
+  std::string label;
   int regions = 0;
   bool failed = false;
 
   const Stmt* Mutate_SplitAivScopeStmt(const SplitAivScopeStmt* s) override {
     ++regions;
-    std::string what =
+    std::string region =
         fmt::format("pl.split_aiv({}, mode={})", s->count, ModeName(static_cast<int>(s->mode)));
+    std::string what = !label.empty() ? label : "a " + region + " region";
     if (s->count != 2) {
       diag_.Error(s->span, fmt::format("lower-auto-vector-split: {}: a core has 2 vector lanes; "
                                        "count must be 2",
-                                       what));
+                                       region));
       failed = true;
       return s;
     }
@@ -432,30 +440,64 @@ class LowerAutoVectorSplitPass : public Pass {
                                  "is not supported",
                                  f->name, ModeName(split->i), cube->OpName()));
           failed = true;
+          out.push_back(f);
+          continue;
         }
-        out.push_back(f);  // pure-vector: left for expand-mixed-kernel
+        // Pure vector: both lanes run the whole body halved, exactly as if it
+        // were written inside one pl.split_aiv(2, mode=split) region.
+        const Function* nf = SplitWholeBody(ctx, *f, static_cast<SplitMode>(split->i), diag);
+        failed |= nf == nullptr;
+        out.push_back(nf ? nf : f);
+        changed |= nf != nullptr;
         continue;
       }
       if (!regions) {
         out.push_back(f);
         continue;
       }
-      RegionLowerer lw(ctx, diag);
-      const Stmt* body = lw.MutateStmt(f->body);
-      if (lw.failed) {
-        failed = true;
-        out.push_back(f);
-        continue;
-      }
-      Function* nf = util::CloneFunction(ctx, *f);
-      nf->body = body;
-      nf->attrs.push_back({"split_aiv", Attr::Int(2)});
-      nf->attrs.push_back({"split_aiv_region_validated", Attr::Bool(true)});
-      out.push_back(nf);
-      changed = true;
+      const Function* nf = LowerRegions(ctx, *f, f->body, "", diag);
+      failed |= nf == nullptr;
+      out.push_back(nf ? nf : f);
+      changed |= nf != nullptr;
     }
     if (failed) return nullptr;
     return changed ? util::WithFunctions(ctx, prog, std::move(out)) : &prog;
+  }
+
+ private:
+  // `f` with `body`'s regions lowered and the split_aiv stamps, or nullptr
+  // (reported). `label` names the regions in diagnostics when non-empty.
+  static const Function* LowerRegions(Context& ctx, const Function& f, const Stmt* body,
+                                      std::string label, DiagnosticEngine& diag) {
+    RegionLowerer lw(ctx, diag);
+    lw.label = std::move(label);
+    const Stmt* lowered = lw.MutateStmt(body);
+    if (lw.failed) return nullptr;
+    Function* nf = util::CloneFunction(ctx, f);
+    nf->body = lowered;
+    nf->attrs.push_back({"split_aiv", Attr::Int(2)});
+    nf->attrs.push_back({"split_aiv_region_validated", Attr::Bool(true)});
+    return nf;
+  }
+
+  // A pure-vector kernel with a function-level split: its body (all but a
+  // trailing return) becomes one region of that mode, lowered as above.
+  static const Function* SplitWholeBody(Context& ctx, const Function& f, SplitMode mode,
+                                        DiagnosticEngine& diag) {
+    std::vector<const Stmt*> stmts = util::StmtList(f.body);
+    const Stmt* ret = nullptr;
+    if (!stmts.empty() && Isa<ReturnStmt>(stmts.back())) {
+      ret = stmts.back();
+      stmts.pop_back();
+    }
+    const Stmt* region = ctx.Make<SplitAivScopeStmt>(
+        nullptr, 2, mode, util::Seq(ctx, std::move(stmts), f.span), AttrList{}, f.span);
+    std::vector<const Stmt*> body{region};
+    if (ret) body.push_back(ret);
+    return LowerRegions(ctx, f, util::Seq(ctx, std::move(body), f.span),
+                        fmt::format("kernel '{}' (its split={} halves the whole body)", f.name,
+                                    ModeName(static_cast<int>(mode))),
+                        diag);
   }
 };
 

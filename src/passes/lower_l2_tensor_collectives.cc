@@ -20,17 +20,18 @@
 // lower-composite-ops recipe (upstream renders the HOST builtin's template
 // instead; our HOST builtins are not rendered as kernels).
 //
-// Errors: a collective the composite lowering keeps (e.g. an allreduce without
-// a signal, dynamic shapes) is reported at the call ("not supported on the CHIP
-// rail"), as is all_to_all_v inside a for/while loop (single-use recv_counts
-// protocol). The synthesized kernel is placed right before its orchestration.
-// Idempotent: the rewritten orchestration has no collective calls left.
+// Errors: what the composite lowering (or the op's deducer) reports for the
+// collective (e.g. an allreduce without a signal) is reported at the call, as is
+// all_to_all_v inside a for/while loop (single-use recv_counts protocol). The synthesized kernel is
+// placed right before its orchestration. Idempotent: the rewritten orchestration has no collective
+// calls left.
 #include <fmt/format.h>
 
 #include <set>
 
 #include "ir_walk.h"
 #include "pass_util.h"
+#include "pypto/core/check.h"
 #include "pypto/ir/builder.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/op_registry.h"
@@ -110,7 +111,7 @@ class L2Lowerer : public util::LoopDepthMutator {
                                                b.Eval(b.Op(*call.op, args, call.kwargs));
                                                b.Return();
                                              });
-    const Function* lowered = LowerKernel(*kernel, op, span);
+    const Function* lowered = LowerKernel(*kernel, op);
     if (!lowered) {
       failed = true;
       return nullptr;
@@ -125,7 +126,7 @@ class L2Lowerer : public util::LoopDepthMutator {
 
   // The kernel passes that precede this one in the default pipeline, applied to
   // a program holding only the synthesized kernel.
-  const Function* LowerKernel(const Function& kernel, std::string_view op, Span span) {
+  const Function* LowerKernel(const Function& kernel, std::string_view op) {
     const Program* mini = util::WithFunctions(ctx_, prog_, {&kernel});
     int errors = diag_.ErrorCount();
     for (auto create : {CreateConvertTensorToTileOpsPass, CreateLowerCompositeOpsPass,
@@ -134,20 +135,19 @@ class L2Lowerer : public util::LoopDepthMutator {
       mini = create()->Run(ctx_, *mini, diag_);
       if (!mini || diag_.ErrorCount() > errors) return nullptr;
     }
+    // Every way lower-composite-ops can leave a collective unlowered (operand
+    // shapes, signals, loops) is reported by it or by the op's deducer, so a
+    // clean mini-pipeline yields exactly one AIV kernel without collectives.
     const Function* f = mini->functions.size() == 1 ? mini->functions[0] : nullptr;
     bool kept = false;
     if (f)
       walk::ForEachCall(f->body, [&](const Call* c, const Stmt*) {
         if (c->op && c->op->family == OpFamily::kCollective) kept = true;
       });
-    if (!f || kept || f->func_type != FunctionType::kAIV) {
-      diag_.Error(span, fmt::format("{}: not supported on the CHIP rail in orchestration '{}': "
-                                    "the synthesized kernel '{}' could not be lowered to an AIV "
-                                    "kernel (see the warning above); use a form that "
-                                    "lower-composite-ops lowers (explicit signal, static shapes)",
-                                    op, parent_.name, kernel.name));
-      return nullptr;
-    }
+    PYPTO_CHECK(f && !kept && f->func_type == FunctionType::kAIV,
+                fmt::format("{} in '{}': the synthesized kernel '{}' was not lowered to one AIV "
+                            "kernel without collectives, and no error was reported",
+                            op, parent_.name, kernel.name));
     return f;
   }
 

@@ -18,11 +18,12 @@
 # RUN: %python %S/Inputs/run_split.py %s %t.d/ud --kernel updown --outputs out | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_split.py %s %t.d/lr --kernel leftright --outputs out | FileCheck %s --check-prefix=DIFF
 # RUN: %python %S/Inputs/run_split.py %s %t.d/tp --kernel task_parallel --outputs out | FileCheck %s --check-prefix=DIFF
+# RUN: %python %S/Inputs/run_split.py %s %t.d/av --kernel auto_vector --outputs out | FileCheck %s --check-prefix=DIFF
 # DIFF: out: OK
 # DIFF: FAILURES 0
 # The PTO emitter does not pass sub-block indices to kernels yet:
 # RUN: not pypto-opt %s --pipeline=default --emit=pto -o %t.pto 2>&1 | FileCheck %s --check-prefix=EMIT
-# EMIT: split_regions.pir:[[# @LINE + 45]]:9: error: tile.get_subblock_idx: not supported by the PTO backend
+# EMIT: split_regions.pir:[[# @LINE + 49]]:9: error: tile.get_subblock_idx: not supported by the PTO backend
 # EMIT: note: split_aiv sub-block indices are not passed to PTO kernels yet
 
 # CHECK-LABEL: @pl.function(type=pl.FunctionType.InCore, split_aiv=2, split_aiv_region_validated=True)
@@ -50,13 +51,17 @@
 # CHECK-NEXT: pld.system.notify(sig, 0, [0, 0], pl.const(1, pl.INT32), op=pld.NotifyOp.AtomicAdd, attrs={"core_placement": "aiv"})
 # CHECK-NEXT: pld.system.wait(sig, [0, 0], pl.const(1, pl.INT32), cmp=pld.WaitCmp.Ge)
 # CHECK-NEXT: return
-# A kernel without regions is untouched, and so is a pure-vector kernel with a
-# function-level (AUTO) split: it is left for expand-mixed-kernel, as upstream does.
+# A kernel without regions is untouched. A pure-vector kernel with a
+# function-level (AUTO) split is honoured: its whole body is halved as one
+# region of that mode (each lane loads and stores its 8 rows).
 # CHECK: @pl.function(type=pl.FunctionType.InCore)
 # CHECK-NEXT: def plain(
-# CHECK: @pl.function(type=pl.FunctionType.InCore, split=pl.SplitMode.UP_DOWN)
+# CHECK: @pl.function(type=pl.FunctionType.InCore, split=pl.SplitMode.UP_DOWN, split_aiv=2, split_aiv_region_validated=True)
 # CHECK-NEXT: def auto_vector(
-# CHECK-NEXT: t: pl.Tile{{\[\[}}16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
+# CHECK-NEXT: aiv_id: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
+# CHECK-NEXT: t: pl.Tile{{\[\[}}8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [aiv_id * 8, 0], [8, 64], target_memory=pl.Mem.Vec)
+# CHECK-NEXT: pl.tile.store(t, [aiv_id * 8, 0], out)
+# CHECK-NEXT: return
 import pypto.language as pl
 import pypto.language.distributed as pld
 

@@ -24,8 +24,6 @@ std::string_view PtoUnsupportedHint(PtoUnsupported why) {
       return {};
     case PtoUnsupported::kHostSide:
       return "host-side op: it belongs in the host orchestrator, which is not emitted as PTO";
-    case PtoUnsupported::kSubblockIdx:
-      return "split_aiv sub-block indices are not passed to PTO kernels yet";
     case PtoUnsupported::kTensorLevel:
       return "tensor-level op: lower it to tile ops (convert-tensor-to-tile-ops / "
              "lower-composite-ops, part of --pipeline=default) before PTO emission";
@@ -59,7 +57,6 @@ constexpr std::pair<OpHandle, PtoUnsupported> kUnsupported[] = {
     {ops::kPldWorldSize, PtoUnsupported::kHostSide},
     {ops::kPldAllocWindowBuffer, PtoUnsupported::kHostSide},
     {ops::kPldWindow, PtoUnsupported::kHostSide},
-    {ops::kTileGetSubblockIdx, PtoUnsupported::kSubblockIdx},
     {ops::kTensorCreate, PtoUnsupported::kTensorLevel},
 };
 

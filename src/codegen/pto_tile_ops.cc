@@ -279,6 +279,21 @@ bool TileReshape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   return true;
 }
 
+// tile.get_subblock_idx: which vector lane (sub-block) of its core runs this
+// split_aiv kernel, 0 or 1 (pto.get_subblock_idx, an i64), as the index the
+// halved offsets are computed in.
+bool TileGetSubblockIdx(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
+  (void)c;
+  if (!result) return true;
+  std::string raw = fe.Temp();
+  fe.Op(fmt::format("{} = pto.get_subblock_idx", raw));
+  PtoBinding b;
+  b.kind = PtoBinding::Kind::kScalar;
+  b.value = fe.CastTo({raw, "i64"}, "index");
+  fe.Bind(result, b);
+  return true;
+}
+
 // The element-wise family's PTO spellings, one entry per tile op: the op's
 // declared family (tile x tile, or its tile x scalar twin) picks the emitter.
 constexpr std::pair<OpHandle, std::string_view> kElementwise[] = {
@@ -302,6 +317,7 @@ void RegisterPtoTileOps(PtoOpTable& t) {
   t.Emit(ops::kTileFillpadInplace, TileFillPadInplace);
   t.Emit(ops::kTileRowSum, TileRowSum);
   t.Emit(ops::kTileReshape, TileReshape);
+  t.Emit(ops::kTileGetSubblockIdx, TileGetSubblockIdx);
   for (const auto& [h, spelling] : kElementwise)
     t.Emit(h, ops::Get(h).family == OpFamily::kElementwiseScalar ? TileScalar : TileBinary,
            spelling);

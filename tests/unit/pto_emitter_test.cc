@@ -363,8 +363,6 @@ TEST_CASE("an op without a PTO emitter is reported with its declared reason", "[
     if (n == "pld.system.world_size" || n == "pld.tensor.alloc_window_buffer" ||
         n == "pld.tensor.window")
       return "host-side op: it belongs in the host orchestrator, which is not emitted as PTO";
-    if (n == "tile.get_subblock_idx")
-      return "split_aiv sub-block indices are not passed to PTO kernels yet";
     if (n.rfind("tensor.", 0) == 0 || n.rfind("pld.tensor.", 0) == 0)
       return "tensor-level op: lower it to tile ops (convert-tensor-to-tile-ops / "
              "lower-composite-ops, part of --pipeline=default) before PTO emission";

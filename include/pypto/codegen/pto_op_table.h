@@ -27,7 +27,6 @@ using PtoOpEmitFn = bool (*)(PtoFunctionEmitter& fe, const ir::Call* call, const
 enum class PtoUnsupported : uint8_t {
   kNone,
   kHostSide,     // belongs in the host orchestrator, which is not emitted
-  kSubblockIdx,  // split_aiv sub-block indices are not passed to kernels yet
   kTensorLevel,  // converted to tile ops (the default pipeline) before emission
   kBuiltin,      // a builtin collective: the host runtime dispatches it
 };

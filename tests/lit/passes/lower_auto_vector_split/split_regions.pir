@@ -21,10 +21,15 @@
 # RUN: %python %S/Inputs/run_split.py %s %t.d/av --kernel auto_vector --outputs out | FileCheck %s --check-prefix=DIFF
 # DIFF: out: OK
 # DIFF: FAILURES 0
-# The PTO emitter does not pass sub-block indices to kernels yet:
-# RUN: not pypto-opt %s --pipeline=default --emit=pto -o %t.pto 2>&1 | FileCheck %s --check-prefix=EMIT
-# EMIT: split_regions.pir:[[# @LINE + 49]]:9: error: tile.get_subblock_idx: not supported by the PTO backend
-# EMIT: note: split_aiv sub-block indices are not passed to PTO kernels yet
+# PTO: each lane reads its sub-block index (pto.get_subblock_idx, an i64) and
+# computes its halved offsets from it (the ptoas tier checks ptoas accepts it):
+# RUN: rm -rf %t.pto && pypto-opt %s --pipeline=default --emit=pto -o %t.pto
+# RUN: FileCheck %s --check-prefix=EMIT < %t.pto/auto_vector.pto
+# EMIT: pto.kernel_kind = #pto.kernel_kind<vector>
+# EMIT: [[RAW:%[0-9]+]] = pto.get_subblock_idx
+# EMIT-NEXT: [[LANE:%[0-9]+]] = arith.index_cast [[RAW]] : i64 to index
+# EMIT-NEXT: [[OFF:%[0-9]+]] = arith.muli [[LANE]], %c8_index : index
+# EMIT-NEXT: pto.partition_view %x_view, offsets = {{\[}}[[OFF]], %c0_index], sizes = [%c8_index, %c64_index]
 
 # CHECK-LABEL: @pl.function(type=pl.FunctionType.InCore, split_aiv=2, split_aiv_region_validated=True)
 # CHECK-NEXT: def updown(

@@ -1,7 +1,9 @@
 // Schedules of logical threads (host, per-rank device workers, SPMD blocks,
 // split-AIV sub-blocks). Two implementations behind one interface:
-//  - parallel: one OS thread per logical thread; a blocked wait spins ~100
-//    times, then sched_yield()s (so 8 ranks on 2 cores stay fast); exact
+//  - parallel: one OS thread per logical thread; a blocked wait checks its
+//    condition ~100 times, sched_yield()s for at most 50 us (a hop between
+//    ranks sharing a core), then sleeps on a condition variable until Wake()
+//    or a 200 us timeout (writers that do not call Wake are still seen); exact
 //    deadlock detection when every live thread is blocked, plus a deadline.
 //  - random:SEED: exactly one logical thread runs at a time; at every switch
 //    point (each comm op, each wait) the baton goes to a runnable thread chosen

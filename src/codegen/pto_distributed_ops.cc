@@ -339,21 +339,13 @@ std::string LoadRankSlot(PtoFunctionEmitter& fe, const std::string& ctx) {
   return v;
 }
 
-void BindScalar(PtoFunctionEmitter& fe, const Var* result, std::string name, std::string type) {
-  if (!result) return;
-  PtoBinding b;
-  b.kind = PtoBinding::Kind::kScalar;
-  b.value = {std::move(name), std::move(type)};
-  fe.Bind(result, b);
-}
-
 bool Rank(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   std::string ctx = fe.CtxArg(c, 0);
   if (ctx.empty()) return false;
   std::string slot = LoadRankSlot(fe, ctx);
   std::string r = fe.Temp();
   fe.Op(fmt::format("{} = arith.trunci {} : i64 to i32", r, slot));
-  BindScalar(fe, result, r, "i32");
+  fe.BindScalar(result, {r, "i32"});
   return true;
 }
 
@@ -365,7 +357,7 @@ bool NRanks(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
   fe.Op(fmt::format("{} = arith.shrui {}, {} : i64", hi, slot, fe.Const(32, "i64")));
   std::string r = fe.Temp();
   fe.Op(fmt::format("{} = arith.trunci {} : i64 to i32", r, hi));
-  BindScalar(fe, result, r, "i32");
+  fe.BindScalar(result, {r, "i32"});
   return true;
 }
 

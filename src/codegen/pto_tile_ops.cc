@@ -282,15 +282,11 @@ bool TileReshape(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
 // tile.get_subblock_idx: which vector lane (sub-block) of its core runs this
 // split_aiv kernel, 0 or 1 (pto.get_subblock_idx, an i64), as the index the
 // halved offsets are computed in.
-bool TileGetSubblockIdx(PtoFunctionEmitter& fe, const Call* c, const Var* result) {
-  (void)c;
+bool TileGetSubblockIdx(PtoFunctionEmitter& fe, const Call*, const Var* result) {
   if (!result) return true;
   std::string raw = fe.Temp();
   fe.Op(fmt::format("{} = pto.get_subblock_idx", raw));
-  PtoBinding b;
-  b.kind = PtoBinding::Kind::kScalar;
-  b.value = fe.CastTo({raw, "i64"}, "index");
-  fe.Bind(result, b);
+  fe.BindScalar(result, fe.CastTo({raw, "i64"}, "index"));
   return true;
 }
 

@@ -21,10 +21,10 @@
 // instead; our HOST builtins are not rendered as kernels).
 //
 // Errors: what the composite lowering (or the op's deducer) reports for the
-// collective (e.g. an allreduce without a signal) is reported at the call, as is
-// all_to_all_v inside a for/while loop (single-use recv_counts protocol). The synthesized kernel is
-// placed right before its orchestration. Idempotent: the rewritten orchestration has no collective
-// calls left.
+// collective (e.g. an allreduce without a signal) is reported at the call, as
+// is all_to_all_v inside a for/while loop (single-use recv_counts protocol).
+// The synthesized kernel is placed right before its orchestration.
+// Idempotent: the rewritten orchestration has no collective calls left.
 #include <fmt/format.h>
 
 #include <set>

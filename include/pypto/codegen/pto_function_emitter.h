@@ -167,6 +167,14 @@ class PtoFunctionEmitter {
   std::optional<PtoBinding> RetypeTile(const PtoBinding& b, const std::string& type, Span at);
 
   void Bind(const ir::Var* v, PtoBinding b) { bindings_[v] = std::move(b); }
+  // Binds `v` (if not null: an EvalStmt has no result) to scalar value `value`.
+  void BindScalar(const ir::Var* v, PtoValue value) {
+    if (!v) return;
+    PtoBinding b;
+    b.kind = PtoBinding::Kind::kScalar;
+    b.value = std::move(value);
+    Bind(v, std::move(b));
+  }
   const PtoBinding* Lookup(const ir::Expr* e) const;
 
   // Hidden raw-dispatch-args parameter (marks the module as needing the adapter).
